@@ -1,0 +1,254 @@
+//! The hard confirmation card as a plain value, and the text rules behind it.
+//!
+//! [`CardModel`] is everything the card shows; `web::card` only turns it into DOM. Every string
+//! the card displays is produced here, so the rules (title from an action name, summary cap and
+//! fallback, countdown, "1 of N", who may confirm) are host-tested without a browser.
+
+/// Longest summary the card shows, in Unicode scalar values (not bytes).
+pub const SUMMARY_MAX_CHARS: usize = 500;
+
+/// The card's button words, for localization.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labels {
+    /// Text of the Confirm button.
+    pub confirm: String,
+    /// Text of the Cancel button.
+    pub cancel: String,
+}
+
+impl Default for Labels {
+    fn default() -> Labels {
+        Labels {
+            confirm: "Confirm".into(),
+            cancel: "Cancel".into(),
+        }
+    }
+}
+
+/// Everything one hard confirmation card shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardModel {
+    /// Heading: the action's name made readable (see [`title_from_name`]).
+    pub title: String,
+    /// Body text, already capped and fallen back (see [`summary_text`]).
+    pub summary: String,
+    /// When the proposal expires, in epoch milliseconds; drives the countdown.
+    pub expires_at: f64,
+    /// 1-based place of this card among the waiting proposals.
+    pub position: usize,
+    /// How many proposals wait in all; "1 of N" is shown only when this is above 1.
+    pub total: usize,
+    /// False when the person at the keyboard may not confirm; Confirm is then disabled.
+    pub confirm_allowed: bool,
+    /// Extra line under the summary, e.g. [`approver_notice`] when `!confirm_allowed`.
+    pub notice: Option<String>,
+    /// The button words.
+    pub labels: Labels,
+}
+
+impl CardModel {
+    /// A card for the action `name`: title from the name, summary from
+    /// [`summary_text`], shown alone ("1 of 1"), confirmable, default labels.
+    pub fn new(
+        name: &str,
+        summary: Option<String>,
+        description: &str,
+        expires_at: f64,
+    ) -> CardModel {
+        CardModel {
+            title: title_from_name(name),
+            summary: summary_text(summary, description),
+            expires_at,
+            position: 1,
+            total: 1,
+            confirm_allowed: true,
+            notice: None,
+            labels: Labels::default(),
+        }
+    }
+
+    /// Disables Confirm and says which roles may confirm (see [`approver_notice`]).
+    pub fn restrict_to(mut self, approvers: &[String]) -> CardModel {
+        self.confirm_allowed = false;
+        self.notice = Some(approver_notice(approvers));
+        self
+    }
+}
+
+/// Makes an action name readable: words split on camelCase, `_`, `-`, `.` and spaces, the
+/// first capitalised, the rest lower case, all-caps acronyms kept.
+///
+/// Action names are ASCII (SPEC §2), so case rules are ASCII-only: that keeps Unicode case
+/// tables (~20 KB of wasm) out of the build. Other characters pass through unchanged.
+///
+/// `"deleteProject"` → `"Delete project"`, `"purge_cache-v2"` → `"Purge cache v2"`,
+/// `"exportCSVFile"` → `"Export CSV file"`.
+pub fn title_from_name(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words: Vec<&[char]> = Vec::new();
+    let mut start = 0;
+    for (i, &c) in chars.iter().enumerate() {
+        if matches!(c, '_' | '-' | '.') || c.is_ascii_whitespace() {
+            if start < i {
+                words.push(&chars[start..i]);
+            }
+            start = i + 1;
+            continue;
+        }
+        if c.is_ascii_uppercase() && start < i {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
+            // "deleteProject", "v2Cache", and the end of an acronym: "CSVFile" → "CSV" "File".
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower)
+            {
+                words.push(&chars[start..i]);
+                start = i;
+            }
+        }
+    }
+    if start < chars.len() {
+        words.push(&chars[start..]);
+    }
+
+    let mut out = String::with_capacity(name.len());
+    for (n, word) in words.iter().enumerate() {
+        if n > 0 {
+            out.push(' ');
+        }
+        let acronym = word.iter().filter(|c| c.is_ascii_uppercase()).count() > 1
+            && !word.iter().any(char::is_ascii_lowercase);
+        for (k, &c) in word.iter().enumerate() {
+            if acronym {
+                out.push(c);
+            } else if n == 0 && k == 0 {
+                out.push(c.to_ascii_uppercase());
+            } else {
+                out.push(c.to_ascii_lowercase());
+            }
+        }
+    }
+    out
+}
+
+/// The text the card shows as its body.
+///
+/// A missing or blank `summary` falls back to `description`. Characters that could disguise the
+/// text are removed: bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069, which
+/// would let an argument such as a file name display reversed), zero-width and other invisible
+/// format characters, and control characters other than newline and tab. The result is capped at
+/// [`SUMMARY_MAX_CHARS`] characters (not bytes); a cut text ends with "…".
+pub fn summary_text(summary: Option<String>, description: &str) -> String {
+    let source = match &summary {
+        Some(s) if !s.trim().is_empty() => s.as_str(),
+        _ => description,
+    };
+    let mut out = String::with_capacity(source.len().min(SUMMARY_MAX_CHARS * 4));
+    let mut count = 0;
+    let mut kept = source.chars().filter(|&c| !is_disguising(c)).peekable();
+    while let Some(c) = kept.next() {
+        if count == SUMMARY_MAX_CHARS - 1 && kept.peek().is_some() {
+            out.push('…');
+            break;
+        }
+        out.push(c);
+        count += 1;
+    }
+    out
+}
+
+/// Characters that change how the surrounding text looks without being visible themselves.
+fn is_disguising(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(
+            c,
+            '\u{061C}'                 // Arabic letter mark
+            | '\u{200B}'..='\u{200F}' // zero-width space/joiners, LRM, RLM
+            | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
+            | '\u{2060}'..='\u{206F}' // word joiner, bidi isolates, other invisible format chars
+            | '\u{FEFF}'              // zero-width no-break space
+        )
+}
+
+/// The countdown line: `"Expires in 1:59"`, `"Expires in 0:05"`, `"Expires in 1:02:03"` from an
+/// hour up, `"Expired"` at or below zero (and for NaN).
+///
+/// Seconds round up, so the card never reads "0:00" while the proposal is still valid.
+pub fn countdown_text(remaining_ms: f64) -> String {
+    if remaining_ms.is_nan() || remaining_ms <= 0.0 {
+        return "Expired".into();
+    }
+    // `as` saturates, so an infinite or huge remainder cannot overflow.
+    let secs = (remaining_ms / 1000.0).ceil() as u64;
+    let (hours, minutes, seconds) = (secs / 3600, secs / 60 % 60, secs % 60);
+    let mut out = String::from("Expires in ");
+    if hours > 0 {
+        push_number(&mut out, hours);
+        out.push(':');
+        push_two_digits(&mut out, minutes);
+    } else {
+        push_number(&mut out, minutes);
+    }
+    out.push(':');
+    push_two_digits(&mut out, seconds);
+    out
+}
+
+/// `Some("2 of 3")` when more than one proposal waits, else `None`. `position` is 1-based.
+pub fn position_text(position: usize, total: usize) -> Option<String> {
+    if total <= 1 {
+        return None;
+    }
+    let mut out = String::new();
+    push_number(&mut out, position as u64);
+    out.push_str(" of ");
+    push_number(&mut out, total as u64);
+    Some(out)
+}
+
+/// Says who may confirm: `"Only admin can confirm this."`, `"Only admin or owner can confirm
+/// this."`, `"Only admin, owner or editor can confirm this."`; with no roles at all,
+/// `"No one can confirm this."`.
+pub fn approver_notice(approvers: &[String]) -> String {
+    let Some((last, rest)) = approvers.split_last() else {
+        return "No one can confirm this.".into();
+    };
+    let mut out = String::from("Only ");
+    for (i, role) in rest.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(role);
+    }
+    if !rest.is_empty() {
+        out.push_str(" or ");
+    }
+    out.push_str(last);
+    out.push_str(" can confirm this.");
+    out
+}
+
+/// Decimal digits without `core::fmt` (keeps the wasm small).
+fn push_number(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(d as char);
+    }
+}
+
+fn push_two_digits(out: &mut String, n: u64) {
+    if n < 10 {
+        out.push('0');
+    }
+    push_number(out, n);
+}

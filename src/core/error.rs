@@ -1,0 +1,123 @@
+//! One error type with stable machine codes (the `code` property of errors and outcomes).
+
+use core::fmt;
+
+/// Everything that can go wrong, each with a stable [`code`](Error::code) and a human message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Error {
+    /// No live action has this name.
+    UnknownAction(String),
+    /// The arguments break the schema; the message names the failing path (`args.items[2]`).
+    InvalidArgs(String),
+    /// The arguments' JSON is larger than `maxArgsBytes`.
+    ArgsTooLarge {
+        /// Size of the arguments' JSON in UTF-8 bytes.
+        size: usize,
+        /// The configured limit.
+        max: usize,
+    },
+    /// A confirm token that is unknown, forged, or bound to other args or another action.
+    BadToken,
+    /// A confirm token presented after its expiry.
+    TokenExpired,
+    /// The same `callId` arrived with different args or for another action.
+    CallIdConflict,
+    /// Too many calls already wait for confirmation.
+    TooManyPending,
+    /// An element action's element is missing, disabled, hidden or the SDK's own.
+    ElementUnavailable(String),
+    /// An action spec (or its schema) is malformed.
+    InvalidSpec(String),
+    /// An action with this name is already registered.
+    DuplicateAction(String),
+    /// The approver's role may not confirm this card.
+    NotAdmin,
+    /// The action's `run` threw or rejected; it is never retried.
+    RunFailed(String),
+    /// `armHandMode()` was called outside a user gesture.
+    NeedsUserActivation,
+    /// The instance was disposed.
+    Disposed,
+    /// An element action was called while Hand mode is off.
+    HandModeOff,
+    /// No waiting proposal has this id (never existed, or already settled or claimed).
+    UnknownProposal,
+    /// The proposal waits, but behind another card: only the visible card can be confirmed.
+    ProposalNotVisible,
+}
+
+impl Error {
+    /// The stable machine code, e.g. `"invalid_args"`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::UnknownAction(_) => "unknown_action",
+            Error::InvalidArgs(_) => "invalid_args",
+            Error::ArgsTooLarge { .. } => "args_too_large",
+            Error::BadToken => "bad_token",
+            Error::TokenExpired => "token_expired",
+            Error::CallIdConflict => "call_id_conflict",
+            Error::TooManyPending => "too_many_pending",
+            Error::ElementUnavailable(_) => "element_unavailable",
+            Error::InvalidSpec(_) => "invalid_spec",
+            Error::DuplicateAction(_) => "duplicate_action",
+            Error::NotAdmin => "not_admin",
+            Error::RunFailed(_) => "run_failed",
+            Error::NeedsUserActivation => "needs_user_activation",
+            Error::Disposed => "disposed",
+            Error::HandModeOff => "hand_mode_off",
+            Error::UnknownProposal => "unknown_proposal",
+            Error::ProposalNotVisible => "proposal_not_visible",
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownAction(name) => {
+                f.write_str("no action named `")?;
+                f.write_str(name)?;
+                f.write_str("` is registered")
+            }
+            Error::InvalidArgs(message)
+            | Error::InvalidSpec(message)
+            | Error::ElementUnavailable(message)
+            | Error::RunFailed(message) => f.write_str(message),
+            Error::ArgsTooLarge { size, max } => write!(
+                f,
+                "args are {size} bytes of JSON, more than the {max} allowed"
+            ),
+            Error::BadToken => f.write_str(
+                "confirmToken does not match this call (unknown, or issued for other args or another action)",
+            ),
+            Error::TokenExpired => {
+                f.write_str("confirmToken has expired; call again without it to get a new one")
+            }
+            Error::CallIdConflict => {
+                f.write_str("this callId was already used with different args or another action")
+            }
+            Error::TooManyPending => {
+                f.write_str("too many calls are already waiting for confirmation")
+            }
+            Error::DuplicateAction(name) => {
+                f.write_str("an action named `")?;
+                f.write_str(name)?;
+                f.write_str("` is already registered")
+            }
+            Error::NotAdmin => f.write_str("this approver's role may not confirm this action"),
+            Error::NeedsUserActivation => {
+                f.write_str("Hand mode can only be armed during a user gesture (a click or key press)")
+            }
+            Error::Disposed => f.write_str("this coworkkit instance was disposed"),
+            Error::HandModeOff => f.write_str(
+                "Hand mode is off: the user has not allowed the agent to use this page",
+            ),
+            Error::UnknownProposal => f.write_str("no proposal with this id is waiting"),
+            Error::ProposalNotVisible => {
+                f.write_str("only the visible confirmation card can be confirmed")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,143 @@
+//! What the agent gets back ([`Outcome`]) and what the app's audit log gets ([`ActionRecord`]).
+
+use std::rc::Rc;
+
+use super::control::{Control, ControlSource};
+use super::engine::CallRef;
+use super::value::Value;
+
+/// Where a call stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gate {
+    /// An open call ran.
+    Fired,
+    /// A soft call's first answer: not run, a token was issued (never recorded).
+    NeedsConfirmation,
+    /// An element action while Hand mode is off: nothing was touched.
+    NeedsHandMode,
+    /// A soft call confirmed with its token, or a hard call confirmed on the card, ran.
+    Confirmed,
+    /// Declined, cancelled by the user or the app, or disposed.
+    Cancelled,
+    /// Nobody confirmed before the expiry.
+    Timeout,
+    /// Refused on arrival (bad input); nothing ran.
+    Rejected,
+}
+
+impl Gate {
+    /// `"fired"`, `"needs_confirmation"`, `"needs_hand_mode"`, `"confirmed"`, `"cancelled"`,
+    /// `"timeout"` or `"rejected"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gate::Fired => "fired",
+            Gate::NeedsConfirmation => "needs_confirmation",
+            Gate::NeedsHandMode => "needs_hand_mode",
+            Gate::Confirmed => "confirmed",
+            Gate::Cancelled => "cancelled",
+            Gate::Timeout => "timeout",
+            Gate::Rejected => "rejected",
+        }
+    }
+
+    /// Every gate but `needs_confirmation` ends the call.
+    pub fn is_terminal(self) -> bool {
+        self != Gate::NeedsConfirmation
+    }
+}
+
+/// The person who confirmed a hard card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Approver {
+    /// Who (the app's own user id).
+    pub id: String,
+    /// Their role, matched against the action's `approvers`.
+    pub role: Option<String>,
+}
+
+/// The answer to one `invoke`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome<R> {
+    /// The call's (original) `callId`.
+    pub call_id: String,
+    /// Where the call stands.
+    pub gate: Gate,
+    /// True only when `run` ran and succeeded.
+    pub ok: bool,
+    /// What `run` returned; absent when it failed or the action has `shareResult: false`.
+    pub result: Option<R>,
+    /// `(code, message)` for every outcome that is not ok and not `needs_confirmation`:
+    /// the error code for rejections and failures, the reason for cancellations, timeouts and
+    /// `needs_hand_mode`.
+    pub error: Option<(&'static str, String)>,
+    /// The soft token (only with `needs_confirmation`).
+    pub confirm_token: Option<String>,
+    /// Absolute expiry of the token, epoch ms (only with `needs_confirmation`).
+    pub expires_at: Option<f64>,
+}
+
+/// A record's `outcome`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecordOutcome<R> {
+    /// `run` succeeded; `value` is absent when the action has `recordResult: false`.
+    Ok {
+        /// What `run` returned.
+        value: Option<R>,
+    },
+    /// `run` failed.
+    Error {
+        /// Stable code (`run_failed`, `element_unavailable`, …).
+        code: &'static str,
+        /// Human message.
+        message: String,
+    },
+    /// Nothing ran (rejected, cancelled, timed out, needs Hand mode).
+    NotRun,
+}
+
+impl<R> RecordOutcome<R> {
+    /// `"ok"`, `"error"` or `"not_run"`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            RecordOutcome::Ok { .. } => "ok",
+            RecordOutcome::Error { .. } => "error",
+            RecordOutcome::NotRun => "not_run",
+        }
+    }
+}
+
+/// One settled call (SPEC §6). Exactly one per settled call; none for `needs_confirmation`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionRecord<R> {
+    /// Record format version: 1.
+    pub v: u8,
+    /// Unique record id (`<sessionId>.<n>`).
+    pub id: String,
+    /// The engine's session.
+    pub session_id: String,
+    /// The call's original `callId`.
+    pub call_id: String,
+    /// Action name as called.
+    pub action: String,
+    /// Effective level.
+    pub control: Control,
+    /// Why that level.
+    pub control_source: ControlSource,
+    /// Terminal gate.
+    pub gate: Gate,
+    /// How it went.
+    pub outcome: RecordOutcome<R>,
+    /// The argument snapshot (`null` when the host could not read the args at all).
+    pub args: Rc<Value>,
+    /// Who confirmed a hard card.
+    pub approver: Option<Approver>,
+    /// Machine code for rejected / cancelled / timeout / needs_hand_mode.
+    pub reason: Option<String>,
+    /// Epoch ms of the first invoke of this call.
+    pub started_at: f64,
+    /// Epoch ms of settlement.
+    pub settled_at: f64,
+    /// The admitted call this record settles; `None` for a call refused on arrival (it never
+    /// became a call). Not part of the JS record.
+    pub call: Option<CallRef>,
+}

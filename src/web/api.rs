@@ -1,0 +1,937 @@
+//! `Coworkkit`, the class a web app constructs: it converts JavaScript input, hands it to the
+//! [`Engine`](crate::core::engine::Engine), and performs the effects the engine asks for (call
+//! `run`, draw or close the card, resolve promises, deliver records and events).
+//!
+//! Re-entrancy: `run`, record sinks and event listeners are app code and may call back into
+//! the instance (even `invoke` or `dispose`). So effects are drained one at a time and no
+//! `RefCell` borrow is held while JavaScript runs.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+
+use gloo_timers::callback::Timeout;
+use js_sys::{Array, Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{AbortController, Element};
+
+use super::card::{CardLayer, Decision};
+use super::convert::{get, read_value, set, write_frozen};
+use super::listener::EventListener;
+use crate::core::card::{approver_notice, summary_text, title_from_name, CardModel, Labels};
+use crate::core::control::Control;
+use crate::core::engine::{
+    ActionDef, ActionId, CancelReason, Config, Effect, Engine, Entropy, InvokeRequest, ProposalId,
+    ProposalInfo, Ticket,
+};
+use crate::core::error::Error;
+use crate::core::record::{ActionRecord, Approver, Outcome, RecordOutcome};
+use crate::core::schema::Schema;
+use crate::core::value::Value;
+
+/// The SDK instance: actions, the call engine, the card and the events of one page.
+#[wasm_bindgen]
+pub struct Coworkkit {
+    inner: Rc<Inner>,
+}
+
+/// What the web layer keeps per registered action, beside the engine's [`ActionDef`].
+struct JsAction {
+    run: Option<Function>,
+    summary: Option<Function>,
+    description: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EventKind {
+    Proposal,
+    Resolved,
+    Record,
+    HandMode,
+}
+
+impl EventKind {
+    fn parse(name: &str) -> Option<EventKind> {
+        Some(match name {
+            "proposal" => EventKind::Proposal,
+            "resolved" => EventKind::Resolved,
+            "record" => EventKind::Record,
+            "handmode" => EventKind::HandMode,
+            _ => return None,
+        })
+    }
+}
+
+struct Subscriber {
+    id: u32,
+    kind: EventKind,
+    callback: Function,
+}
+
+struct Inner {
+    me: Weak<Inner>,
+    engine: RefCell<Engine<JsValue>>,
+    on_record: Option<Function>,
+    approver: Option<Function>,
+    arm_delay_ms: f64,
+    container: Option<Element>,
+    labels: Labels,
+    actions: RefCell<HashMap<ActionId, JsAction>>,
+    waiters: RefCell<HashMap<Ticket, Function>>,
+    /// The frozen JS snapshot of each live call's arguments, keyed by the engine's `Rc<Value>`:
+    /// made once, so the summary, `run`, events and the record all see the same object.
+    snapshots: RefCell<HashMap<usize, (Rc<Value>, JsValue)>>,
+    subscribers: RefCell<Vec<Subscriber>>,
+    next_subscriber: Cell<u32>,
+    card: RefCell<Option<CardLayer>>,
+    timer: RefCell<Option<(f64, Timeout)>>,
+    abort: AbortController,
+    page_hide: RefCell<Option<EventListener>>,
+    disposed: Cell<bool>,
+}
+
+/// `crypto.getRandomValues`, the engine's source of tokens and ids.
+struct WebCrypto(web_sys::Crypto);
+
+impl Entropy for WebCrypto {
+    fn fill(&mut self, buf: &mut [u8]) {
+        let _ = self.0.get_random_values_with_u8_array(buf);
+    }
+}
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Builds the JS `Error` with a `code` that every throw of the SDK uses.
+pub fn js_error(error: &Error) -> JsValue {
+    let err = js_sys::Error::new(&error.to_string());
+    set(&err, "code", error.code());
+    err.into()
+}
+
+fn invalid_options(message: &str) -> JsValue {
+    js_error(&Error::InvalidSpec(format!("options: {message}")))
+}
+
+fn opt_number(options: &JsValue, key: &str, default: f64, min: f64) -> Result<f64, JsValue> {
+    let v = get(options, key);
+    if v.is_undefined() {
+        return Ok(default);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n >= min => Ok(n),
+        _ => Err(invalid_options(&format!(
+            "{key} must be a finite number ≥ {min}"
+        ))),
+    }
+}
+
+fn opt_function(object: &JsValue, key: &str) -> Result<Option<Function>, JsValue> {
+    let v = get(object, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.dyn_into::<Function>()
+        .map(Some)
+        .map_err(|_| js_error(&Error::InvalidSpec(format!("{key} must be a function"))))
+}
+
+fn parse_control(v: &JsValue, what: &str) -> Result<Option<Control>, Error> {
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_string()
+        .and_then(|s| Control::parse(&s))
+        .map(Some)
+        .ok_or_else(|| Error::InvalidSpec(format!("{what} must be \"open\", \"soft\" or \"hard\"")))
+}
+
+#[wasm_bindgen]
+impl Coworkkit {
+    /// Creates an instance. Every option is optional; see `CoworkkitOptions`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "CoworkkitOptions")] options: Option<Object>,
+    ) -> Result<Coworkkit, JsValue> {
+        let options: JsValue = options
+            .map(Into::into)
+            .unwrap_or_else(|| Object::new().into());
+        let window = web_sys::window()
+            .ok_or_else(|| invalid_options("no window: coworkkit runs in a page"))?;
+        let crypto = window.crypto()?;
+        let default_control = parse_control(&get(&options, "defaultControl"), "defaultControl")
+            .map_err(|e| js_error(&e))?;
+        let config = Config {
+            default_control: default_control.unwrap_or(Control::Open),
+            confirm_timeout_ms: opt_number(&options, "confirmTimeoutMs", 120_000.0, 1.0)?,
+            max_pending: opt_number(&options, "maxPending", 16.0, 1.0)? as usize,
+            max_args_bytes: opt_number(&options, "maxArgsBytes", 65_536.0, 2.0)? as usize,
+        };
+        let arm_delay_ms = opt_number(&options, "armDelayMs", 500.0, 0.0)?;
+        let on_record = opt_function(&options, "onActionRecord")?;
+        let approver = opt_function(&options, "approver")?;
+        let container = get(&options, "container");
+        let container = if container.is_undefined() || container.is_null() {
+            None
+        } else {
+            Some(
+                container
+                    .dyn_into::<Element>()
+                    .map_err(|_| invalid_options("container must be an Element"))?,
+            )
+        };
+        let mut labels = Labels::default();
+        let given = get(&options, "labels");
+        if given.is_object() {
+            if let Some(s) = get(&given, "confirm").as_string() {
+                labels.confirm = s;
+            }
+            if let Some(s) = get(&given, "cancel").as_string() {
+                labels.cancel = s;
+            }
+        }
+
+        let mut session = [0u8; 16];
+        let mut entropy = WebCrypto(crypto);
+        entropy.fill(&mut session);
+        let session_id = hex(&session);
+        let engine = Engine::new(config, session_id, Box::new(entropy));
+
+        let inner = Rc::new_cyclic(|me| Inner {
+            me: me.clone(),
+            engine: RefCell::new(engine),
+            on_record,
+            approver,
+            arm_delay_ms,
+            container,
+            labels,
+            actions: RefCell::default(),
+            waiters: RefCell::default(),
+            snapshots: RefCell::default(),
+            subscribers: RefCell::default(),
+            next_subscriber: Cell::new(0),
+            card: RefCell::new(None),
+            timer: RefCell::new(None),
+            abort: AbortController::new().expect("AbortController"),
+            page_hide: RefCell::new(None),
+            disposed: Cell::new(false),
+        });
+        // Leaving the page settles what waits (SPEC §3.4): a card must not outlive its page.
+        let weak = Rc::downgrade(&inner);
+        *inner.page_hide.borrow_mut() = Some(EventListener::new(&window, "pagehide", move |_| {
+            if let Some(inner) = weak.upgrade() {
+                inner.dispose();
+            }
+        }));
+        Ok(Coworkkit { inner })
+    }
+
+    /// The session id carried by every record of this instance.
+    #[wasm_bindgen(getter, js_name = sessionId)]
+    pub fn session_id(&self) -> String {
+        self.inner.engine.borrow().session_id().to_owned()
+    }
+
+    /// Registers an action; returns a handle whose `dispose()` unregisters it.
+    #[wasm_bindgen(js_name = defineAction, unchecked_return_type = "ActionHandle")]
+    pub fn define_action(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ActionSpec")] spec: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (id, name) = self.inner.define(&spec)?;
+        let handle = Object::new();
+        set(&handle, "name", name);
+        set(&handle, "dispose", self.inner.disposer(id));
+        Ok(Object::freeze(&handle).into())
+    }
+
+    /// Registers an action for a component's lifetime; returns its disposer.
+    #[wasm_bindgen(js_name = useAction, unchecked_return_type = "() => void")]
+    pub fn use_action(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ActionSpec")] spec: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (id, _) = self.inner.define(&spec)?;
+        Ok(self.inner.disposer(id))
+    }
+
+    /// The agent's door (SPEC §3). Never throws: bad input is a `rejected` outcome.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Outcome>")]
+    pub fn invoke(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "InvokeCall")] call: JsValue,
+    ) -> Promise {
+        self.inner.invoke(&call)
+    }
+
+    /// The hard proposals waiting, the visible card's first.
+    #[wasm_bindgen(unchecked_return_type = "Proposal[]")]
+    pub fn pending(&self) -> Array {
+        let list = self.inner.engine.borrow().pending();
+        list.iter().map(|p| self.inner.proposal_js(p)).collect()
+    }
+
+    /// Cancels a waiting proposal by id; `true` when it was waiting. The app may always cancel,
+    /// never confirm.
+    pub fn cancel(&self, id: &str) -> bool {
+        let inner = &self.inner;
+        let Some(proposal) = inner.engine.borrow().proposal_by_str(id) else {
+            return false;
+        };
+        let done = inner
+            .engine
+            .borrow_mut()
+            .cancel(proposal, CancelReason::App, now());
+        inner.drain();
+        done
+    }
+
+    /// Subscribes to `"proposal" | "resolved" | "record" | "handmode"`; returns the unsubscribe
+    /// function. A `proposal` listener also receives, in a microtask, every proposal already
+    /// waiting.
+    #[wasm_bindgen(unchecked_return_type = "() => void")]
+    pub fn on(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "CoworkkitEvent")] event: &str,
+        #[wasm_bindgen(
+            unchecked_param_type = "(payload: Proposal & Resolution & ActionRecord & boolean) => void"
+        )]
+        listener: Function,
+    ) -> Result<JsValue, JsValue> {
+        let kind = EventKind::parse(event).ok_or_else(|| {
+            js_error(&Error::InvalidSpec(format!(
+                "unknown event \"{event}\": use proposal, resolved, record or handmode"
+            )))
+        })?;
+        let inner = &self.inner;
+        let id = inner.next_subscriber.get();
+        inner.next_subscriber.set(id + 1);
+        inner.subscribers.borrow_mut().push(Subscriber {
+            id,
+            kind,
+            callback: listener.clone(),
+        });
+        if kind == EventKind::Proposal {
+            let waiting: Array = self.pending();
+            if waiting.length() > 0 {
+                let weak = inner.me.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let Some(inner) = weak.upgrade() else { return };
+                    // Only if still subscribed by the time the microtask runs.
+                    if inner.subscribers.borrow().iter().any(|s| s.id == id) {
+                        for p in waiting.iter() {
+                            inner.call_listener(&listener, &p);
+                        }
+                    }
+                });
+            }
+        }
+        let weak = inner.me.clone();
+        let off = Closure::<dyn FnMut()>::new(move || {
+            if let Some(inner) = weak.upgrade() {
+                inner.subscribers.borrow_mut().retain(|s| s.id != id);
+            }
+        });
+        Ok(off.into_js_value())
+    }
+
+    /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the
+    /// SDK's DOM. Later calls answer `cancelled` at once.
+    pub fn dispose(&self) {
+        self.inner.dispose();
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
+}
+
+fn message_of(thrown: &JsValue) -> String {
+    if let Some(s) = thrown.as_string() {
+        return s;
+    }
+    let m = get(thrown, "message");
+    m.as_string()
+        .unwrap_or_else(|| "run threw a non-Error value".into())
+}
+
+impl Inner {
+    fn define(&self, spec: &JsValue) -> Result<(ActionId, String), JsValue> {
+        if self.disposed.get() {
+            return Err(js_error(&Error::Disposed));
+        }
+        let (def, action) = read_spec(spec).map_err(|e| js_error(&e))?;
+        let name = def.name.clone();
+        let id = self
+            .engine
+            .borrow_mut()
+            .register(def)
+            .map_err(|e| js_error(&e))?;
+        self.actions.borrow_mut().insert(id, action);
+        self.drain();
+        Ok((id, name))
+    }
+
+    fn undefine(&self, id: ActionId) {
+        if self.actions.borrow_mut().remove(&id).is_some() {
+            self.engine.borrow_mut().unregister(id, now());
+            self.drain();
+        }
+    }
+
+    fn disposer(&self, id: ActionId) -> JsValue {
+        let weak = self.me.clone();
+        let dispose = Closure::<dyn FnMut()>::new(move || {
+            if let Some(inner) = weak.upgrade() {
+                inner.undefine(id);
+            }
+        });
+        dispose.into_js_value()
+    }
+
+    fn invoke(&self, call: &JsValue) -> Promise {
+        let request = self.read_call(call);
+        let ticket = self.engine.borrow_mut().invoke(request, now());
+        let mut resolver = None;
+        let promise = Promise::new(&mut |resolve, _| resolver = Some(resolve));
+        if let Some(resolve) = resolver {
+            self.waiters.borrow_mut().insert(ticket, resolve);
+        }
+        self.drain();
+        promise
+    }
+
+    fn read_call(&self, call: &JsValue) -> InvokeRequest {
+        let name = get(call, "name").as_string().unwrap_or_default();
+        let max = self.engine.borrow().config().max_args_bytes;
+        let raw = get(call, "args");
+        let args = if raw.is_undefined() {
+            Ok(Value::Object(Vec::new()))
+        } else {
+            read_value(&raw, max)
+        };
+        let mut host_rejection = None;
+        let call_id = match get(call, "callId") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => match v.as_string() {
+                Some(s) if !s.is_empty() && s.len() <= 256 => Some(s),
+                _ => {
+                    host_rejection = Some(Error::InvalidArgs(
+                        "callId must be a non-empty string of at most 256 bytes".into(),
+                    ));
+                    None
+                }
+            },
+        };
+        let confirm_token = match get(call, "confirmToken") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => match v.as_string() {
+                Some(s) => Some(s),
+                None => {
+                    host_rejection.get_or_insert(Error::BadToken);
+                    None
+                }
+            },
+        };
+        let decline = get(call, "decline").is_truthy();
+        InvokeRequest {
+            name,
+            args,
+            call_id,
+            confirm_token,
+            decline,
+            host_rejection,
+        }
+    }
+
+    fn dispose(&self) {
+        if self.disposed.replace(true) {
+            return;
+        }
+        self.abort.abort();
+        self.engine.borrow_mut().dispose(now());
+        self.drain();
+        self.page_hide.borrow_mut().take();
+        self.timer.borrow_mut().take();
+        let card = self.card.borrow_mut().take();
+        drop(card);
+    }
+
+    /// Performs queued effects until the engine has none, then re-arms the expiry timer.
+    fn drain(&self) {
+        loop {
+            let effect = self.engine.borrow_mut().poll_effect();
+            match effect {
+                Some(effect) => self.perform(effect),
+                None => break,
+            }
+        }
+        self.schedule_tick();
+    }
+
+    fn schedule_tick(&self) {
+        if self.disposed.get() {
+            return;
+        }
+        let deadline = self.engine.borrow().poll_timeout();
+        let mut timer = self.timer.borrow_mut();
+        match (deadline, timer.as_ref()) {
+            (None, _) => *timer = None,
+            (Some(at), Some((current, _))) if *current == at => {}
+            (Some(at), _) => {
+                let weak = self.me.clone();
+                let wait = (at - now()).clamp(0.0, 2_147_483_000.0) as u32 + 1;
+                *timer = Some((
+                    at,
+                    Timeout::new(wait, move || {
+                        if let Some(inner) = weak.upgrade() {
+                            inner.timer.borrow_mut().take();
+                            inner.engine.borrow_mut().tick(now());
+                            inner.drain();
+                        }
+                    }),
+                ));
+            }
+        }
+    }
+
+    fn perform(&self, effect: Effect<JsValue>) {
+        match effect {
+            Effect::Answer { ticket, outcome } => {
+                let resolve = self.waiters.borrow_mut().remove(&ticket);
+                if let Some(resolve) = resolve {
+                    let _ = resolve.call1(&JsValue::UNDEFINED, &outcome_js(&outcome));
+                }
+            }
+            Effect::Run {
+                call,
+                action,
+                call_id,
+                control,
+                args,
+                approver,
+                ..
+            } => {
+                let run = self
+                    .actions
+                    .borrow()
+                    .get(&action)
+                    .and_then(|a| a.run.clone());
+                let Some(run) = run else {
+                    let e = Error::RunFailed("the action was disposed before it ran".into());
+                    self.engine.borrow_mut().run_finished(call, Err(e), now());
+                    return;
+                };
+                let ctx = Object::new();
+                set(&ctx, "callId", call_id);
+                set(&ctx, "control", control.as_str());
+                set(
+                    &ctx,
+                    "approver",
+                    approver.as_ref().map_or(JsValue::NULL, approver_js),
+                );
+                set(&ctx, "signal", self.abort.signal());
+                let snapshot = self.snapshot(&args);
+                match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {
+                    Err(thrown) => {
+                        let e = Error::RunFailed(message_of(&thrown));
+                        self.engine.borrow_mut().run_finished(call, Err(e), now());
+                    }
+                    Ok(value) if is_thenable(&value) => {
+                        let weak = self.me.clone();
+                        wasm_bindgen_futures::spawn_local(async move {
+                            let settled =
+                                wasm_bindgen_futures::JsFuture::from(Promise::resolve(&value))
+                                    .await;
+                            if let Some(inner) = weak.upgrade() {
+                                let result = settled.map_err(|e| Error::RunFailed(message_of(&e)));
+                                inner.engine.borrow_mut().run_finished(call, result, now());
+                                inner.drain();
+                            }
+                        });
+                    }
+                    Ok(value) => {
+                        self.engine
+                            .borrow_mut()
+                            .run_finished(call, Ok(value), now());
+                    }
+                }
+            }
+            Effect::ShowCard {
+                proposal,
+                action,
+                name,
+                args,
+                expires_at,
+                approvers,
+                position,
+                total,
+            } => self.show_card(
+                proposal, action, &name, &args, expires_at, approvers, position, total,
+            ),
+            Effect::UpdateCard {
+                position, total, ..
+            } => {
+                if let Some(card) = self.card.borrow_mut().as_mut() {
+                    card.update_position(position, total);
+                }
+            }
+            Effect::CloseCard { .. } => {
+                if let Some(card) = self.card.borrow_mut().as_mut() {
+                    card.close();
+                }
+            }
+            Effect::Proposal(info) => {
+                let payload = self.proposal_js(&info);
+                self.emit(EventKind::Proposal, &payload);
+            }
+            Effect::Resolved {
+                proposal,
+                call_id,
+                action,
+                outcome,
+            } => {
+                let payload = Object::new();
+                set(&payload, "id", proposal.to_id_string());
+                set(&payload, "callId", call_id);
+                set(&payload, "action", action);
+                set(&payload, "outcome", outcome_js(&outcome));
+                self.emit(EventKind::Resolved, &payload.into());
+            }
+            Effect::Record(record) => {
+                let js = self.record_js(&record);
+                self.snapshots
+                    .borrow_mut()
+                    .remove(&(Rc::as_ptr(&record.args) as usize));
+                if let Some(sink) = &self.on_record {
+                    if let Err(e) = sink.call1(&JsValue::UNDEFINED, &js) {
+                        web_sys::console::error_2(
+                            &"coworkkit: onActionRecord threw; the call is unaffected".into(),
+                            &e,
+                        );
+                    }
+                }
+                self.emit(EventKind::Record, &js);
+            }
+            Effect::Nudge { action, control } => {
+                web_sys::console::warn_1(
+                    &format!(
+                        "coworkkit: action \"{action}\" declares no control and its name reads destructive, \
+                         so it is gated as \"{}\". Declare control: \"open\", \"soft\" or \"hard\" to choose explicitly.",
+                        control.as_str()
+                    )
+                    .into(),
+                );
+            }
+            Effect::Settled { .. } => {}
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn show_card(
+        &self,
+        proposal: ProposalId,
+        action: ActionId,
+        name: &str,
+        args: &Rc<Value>,
+        expires_at: f64,
+        approvers: Option<Vec<String>>,
+        position: usize,
+        total: usize,
+    ) {
+        let snapshot = self.snapshot(args);
+        let (summary_fn, description) = match self.actions.borrow().get(&action) {
+            Some(a) => (a.summary.clone(), a.description.clone()),
+            None => (None, String::new()),
+        };
+        // The summary is the app's own words about this call: computed here, shown on the
+        // card, and never passed anywhere else.
+        let summary = summary_fn
+            .and_then(|f| f.call1(&JsValue::UNDEFINED, &snapshot).ok())
+            .and_then(|v| v.as_string());
+        let approver = self.current_approver();
+        let role = approver.as_ref().and_then(|a| a.role.as_deref());
+        let confirm_allowed = self.engine.borrow().may_confirm(proposal, role);
+        let notice = match (&approvers, confirm_allowed) {
+            (Some(list), false) => Some(approver_notice(list)),
+            _ => None,
+        };
+        let model = CardModel {
+            title: title_from_name(name),
+            summary: summary_text(summary, &description),
+            expires_at,
+            position,
+            total,
+            confirm_allowed,
+            notice,
+            labels: self.labels.clone(),
+        };
+        let mut slot = self.card.borrow_mut();
+        if slot.is_none() {
+            let container = self.container.clone().or_else(|| {
+                web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.body())
+                    .map(Into::into)
+            });
+            let Some(container) = container else { return };
+            match CardLayer::new(&container) {
+                Ok(layer) => *slot = Some(layer),
+                Err(e) => {
+                    web_sys::console::error_2(&"coworkkit: could not draw the card".into(), &e);
+                    return;
+                }
+            }
+        }
+        let weak = self.me.clone();
+        let on_decision: Rc<dyn Fn(Decision)> = Rc::new(move |decision| {
+            if let Some(inner) = weak.upgrade() {
+                inner.decide(proposal, decision);
+            }
+        });
+        if let Some(card) = slot.as_mut() {
+            if let Err(e) = card.show(model, self.arm_delay_ms, on_decision) {
+                web_sys::console::error_2(&"coworkkit: could not show the card".into(), &e);
+            }
+        }
+    }
+
+    /// A decision from the card. The card has already checked that a Confirm came from a
+    /// trusted click after the arm delay.
+    fn decide(&self, proposal: ProposalId, decision: Decision) {
+        match decision {
+            Decision::Confirm => {
+                let approver = self.current_approver();
+                let _ = self.engine.borrow_mut().confirm(proposal, approver, now());
+            }
+            Decision::Cancel => {
+                self.engine
+                    .borrow_mut()
+                    .cancel(proposal, CancelReason::User, now());
+            }
+        }
+        self.drain();
+    }
+
+    /// Who is at the keyboard, from the `approver` option; `None` when absent or malformed.
+    fn current_approver(&self) -> Option<Approver> {
+        let f = self.approver.as_ref()?;
+        let v = f.call0(&JsValue::UNDEFINED).ok()?;
+        let id = get(&v, "id").as_string()?;
+        let role = get(&v, "role").as_string();
+        Some(Approver { id, role })
+    }
+
+    fn snapshot(&self, args: &Rc<Value>) -> JsValue {
+        let key = Rc::as_ptr(args) as usize;
+        if let Some((_, js)) = self.snapshots.borrow().get(&key) {
+            return js.clone();
+        }
+        let js = write_frozen(args);
+        self.snapshots
+            .borrow_mut()
+            .insert(key, (args.clone(), js.clone()));
+        js
+    }
+
+    fn proposal_js(&self, p: &ProposalInfo) -> JsValue {
+        let o = Object::new();
+        set(&o, "id", p.id.to_id_string());
+        set(&o, "callId", p.call_id.as_str());
+        set(&o, "action", p.action.as_str());
+        set(&o, "control", p.control.as_str());
+        set(&o, "args", self.snapshot(&p.args));
+        set(&o, "expiresAt", p.expires_at);
+        Object::freeze(&o).into()
+    }
+
+    fn record_js(&self, r: &ActionRecord<JsValue>) -> JsValue {
+        let o = Object::new();
+        set(&o, "v", r.v);
+        set(&o, "id", r.id.as_str());
+        set(&o, "sessionId", r.session_id.as_str());
+        set(&o, "callId", r.call_id.as_str());
+        set(&o, "action", r.action.as_str());
+        set(&o, "control", r.control.as_str());
+        set(&o, "controlSource", r.control_source.as_str());
+        set(&o, "gate", r.gate.as_str());
+        let outcome = Object::new();
+        match &r.outcome {
+            RecordOutcome::Ok { value } => {
+                set(&outcome, "status", "ok");
+                if let Some(v) = value {
+                    set(&outcome, "value", v.clone());
+                }
+            }
+            RecordOutcome::Error { code, message } => {
+                set(&outcome, "status", "error");
+                set(&outcome, "code", *code);
+                set(&outcome, "message", message.as_str());
+            }
+            RecordOutcome::NotRun => set(&outcome, "status", "not_run"),
+        }
+        set(&o, "outcome", Object::freeze(&outcome));
+        set(&o, "args", self.snapshot(&r.args));
+        if let Some(a) = &r.approver {
+            set(&o, "approver", approver_js(a));
+        }
+        if let Some(reason) = &r.reason {
+            set(&o, "reason", reason.as_str());
+        }
+        set(&o, "startedAt", r.started_at);
+        set(&o, "settledAt", r.settled_at);
+        Object::freeze(&o).into()
+    }
+
+    fn emit(&self, kind: EventKind, payload: &JsValue) {
+        let listeners: Vec<Function> = self
+            .subscribers
+            .borrow()
+            .iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| s.callback.clone())
+            .collect();
+        for f in listeners {
+            self.call_listener(&f, payload);
+        }
+    }
+
+    fn call_listener(&self, f: &Function, payload: &JsValue) {
+        if let Err(e) = f.call1(&JsValue::UNDEFINED, payload) {
+            web_sys::console::error_2(&"coworkkit: an event listener threw".into(), &e);
+        }
+    }
+}
+
+fn is_thenable(v: &JsValue) -> bool {
+    v.is_object() && get(v, "then").is_function()
+}
+
+fn approver_js(a: &Approver) -> JsValue {
+    let o = Object::new();
+    set(&o, "id", a.id.as_str());
+    if let Some(role) = &a.role {
+        set(&o, "role", role.as_str());
+    }
+    Object::freeze(&o).into()
+}
+
+fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
+    let o = Object::new();
+    set(&o, "callId", outcome.call_id.as_str());
+    set(&o, "gate", outcome.gate.as_str());
+    set(&o, "ok", outcome.ok);
+    if let Some(result) = &outcome.result {
+        set(&o, "result", result.clone());
+    }
+    if let Some((code, message)) = &outcome.error {
+        let e = Object::new();
+        set(&e, "code", *code);
+        set(&e, "message", message.as_str());
+        set(&o, "error", Object::freeze(&e));
+    }
+    if let Some(token) = &outcome.confirm_token {
+        set(&o, "confirmToken", token.as_str());
+    }
+    if let Some(at) = outcome.expires_at {
+        set(&o, "expiresAt", at);
+    }
+    Object::freeze(&o).into()
+}
+
+fn read_bool(spec: &JsValue, key: &str, default: bool) -> Result<bool, Error> {
+    let v = get(spec, key);
+    if v.is_undefined() {
+        return Ok(default);
+    }
+    v.as_bool()
+        .ok_or_else(|| Error::InvalidSpec(format!("{key} must be a boolean")))
+}
+
+/// Reads an action spec object into the engine's definition and the web layer's functions.
+fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
+    if !spec.is_object() {
+        return Err(Error::InvalidSpec(
+            "the action spec must be an object".into(),
+        ));
+    }
+    let name = get(spec, "name")
+        .as_string()
+        .ok_or_else(|| Error::InvalidSpec("name must be a string".into()))?;
+    let description = get(spec, "description").as_string().ok_or_else(|| {
+        Error::InvalidSpec(format!("{name}: description must be a non-empty string"))
+    })?;
+    let control = parse_control(&get(spec, "control"), "control")?;
+    let input = get(spec, "input");
+    let schema = if input.is_undefined() || input.is_null() {
+        None
+    } else {
+        let value = read_value(&input, usize::MAX)
+            .map_err(|e| Error::InvalidSpec(format!("{name}: input is not a JSON Schema ({e})")))?;
+        Some(Schema::parse(&value)?)
+    };
+    let fn_of = |key: &str| -> Result<Option<Function>, Error> {
+        let v = get(spec, key);
+        if v.is_undefined() {
+            return Ok(None);
+        }
+        v.dyn_into::<Function>()
+            .map(Some)
+            .map_err(|_| Error::InvalidSpec(format!("{name}: {key} must be a function")))
+    };
+    let run = fn_of("run")?;
+    let summary = fn_of("confirmationSummary")?;
+    if run.is_none() {
+        return Err(Error::InvalidSpec(format!(
+            "{name}: run must be a function"
+        )));
+    }
+    let approvers = match get(spec, "approvers") {
+        v if v.is_undefined() => None,
+        v if Array::is_array(&v) => {
+            let list: Vec<String> = Array::from(&v)
+                .iter()
+                .filter_map(|r| r.as_string())
+                .collect();
+            if list.len() != Array::from(&v).length() as usize || list.is_empty() {
+                return Err(Error::InvalidSpec(format!(
+                    "{name}: approvers must be a non-empty array of role strings"
+                )));
+            }
+            Some(list)
+        }
+        _ => {
+            return Err(Error::InvalidSpec(format!(
+                "{name}: approvers must be an array of role strings"
+            )))
+        }
+    };
+    let def = ActionDef {
+        name: name.clone(),
+        description: description.clone(),
+        control,
+        schema,
+        approvers,
+        element: false,
+        share_result: read_bool(spec, "shareResult", true)?,
+        record_result: read_bool(spec, "recordResult", true)?,
+        read_only: read_bool(spec, "readOnly", false)?,
+        idempotent: read_bool(spec, "idempotent", false)?,
+    };
+    Ok((
+        def,
+        JsAction {
+            run,
+            summary,
+            description,
+        },
+    ))
+}

@@ -1,0 +1,17 @@
+//! The browser side: everything that touches `JsValue`, web-sys and js-sys.
+
+pub mod api;
+pub mod card;
+pub mod convert;
+pub mod listener;
+pub mod types;
+
+use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated: installs the panic hook (default feature), so a
+/// bug shows as a readable console error rather than `unreachable`.
+#[wasm_bindgen(start)]
+pub fn start() {
+    #[cfg(feature = "console_error_panic_hook")]
+    console_error_panic_hook::set_once();
+}

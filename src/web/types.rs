@@ -1,0 +1,179 @@
+//! The public TypeScript types of the package, emitted into `coworkkit.d.ts` (STYLE habit 6).
+//! The wasm-bindgen signatures name these through `unchecked_param_type` /
+//! `unchecked_return_type`, so the `.d.ts` has no `any` in a public type.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** How firmly a call is gated before it fires (SPEC §1). */
+export type Control = "open" | "soft" | "hard";
+/** How a call settled, or `needs_confirmation` for a soft call's first answer. */
+export type Gate =
+  | "fired" | "needs_confirmation" | "needs_hand_mode" | "confirmed"
+  | "cancelled" | "timeout" | "rejected";
+/** Why the effective control is what it is. */
+export type ControlSource = "declared" | "default" | "destructive_name";
+/** Stable error codes carried by `Outcome.error.code`, record reasons and thrown errors. */
+export type ErrorCode =
+  | "unknown_action" | "invalid_args" | "args_too_large" | "bad_token" | "token_expired"
+  | "call_id_conflict" | "too_many_pending" | "element_unavailable" | "invalid_spec"
+  | "duplicate_action" | "not_admin" | "run_failed" | "needs_user_activation" | "disposed";
+/** Plain JSON data: what arguments must be. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A subset of JSON Schema (SPEC §2). */
+export interface JsonSchema {
+  type?: "object" | "string" | "number" | "integer" | "boolean" | "array" | "null"
+    | Array<"object" | "string" | "number" | "integer" | "boolean" | "array" | "null">;
+  description?: string;
+  properties?: { [key: string]: JsonSchema };
+  required?: string[];
+  items?: JsonSchema;
+  enum?: Json[];
+  const?: Json;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  additionalProperties?: boolean | JsonSchema;
+}
+
+/** Who is at the keyboard when a hard card is confirmed. */
+export interface Approver { id: string; role?: string; }
+
+/** What `run` receives beside the frozen arguments. */
+export interface ActionContext {
+  callId: string;
+  control: Control;
+  /** Who confirmed the hard card; `null` for open and soft calls or without an `approver` option. */
+  approver: Approver | null;
+  /** Aborts when the instance is disposed or the page is left. */
+  signal: AbortSignal;
+}
+
+/** An action the agent may call (SPEC §2). */
+export interface ActionSpec<A = { [key: string]: Json }, R = unknown> {
+  /** 1–64 chars, `^[A-Za-z][A-Za-z0-9_-]*$`. */
+  name: string;
+  /** What the agent reads; also the card's fallback text. */
+  description: string;
+  /** Declared control; wins over everything. Default: `defaultControl`, or `soft` for names that read destructive. */
+  control?: Control;
+  /** JSON Schema subset for the arguments. */
+  input?: JsonSchema;
+  /** Hard only: the card's text for these arguments; never leaves the page. */
+  confirmationSummary?: (args: Readonly<A>) => string;
+  run: (args: Readonly<A>, ctx: ActionContext) => R | Promise<R>;
+  /** Roles that may confirm this action's card. */
+  approvers?: string[];
+  /** Default true; false omits `result` from the agent's outcome. */
+  shareResult?: boolean;
+  /** Default true; false omits `value` from the record's outcome. */
+  recordResult?: boolean;
+  /** Hint for manifests (MCP `readOnlyHint`); never changes the gate. */
+  readOnly?: boolean;
+  /** Hint for manifests (MCP `idempotentHint`); never changes the gate. */
+  idempotent?: boolean;
+}
+
+/** Returned by `defineAction`. */
+export interface ActionHandle {
+  readonly name: string;
+  /** Unregisters the action and cancels its waiting calls. Idempotent. */
+  dispose(): void;
+}
+
+/** What the agent sends to `invoke`. */
+export interface InvokeCall {
+  name: string;
+  args?: { [key: string]: Json };
+  callId?: string;
+  confirmToken?: string;
+  decline?: boolean;
+}
+
+/** What `invoke` resolves to (SPEC §3). */
+export interface Outcome {
+  callId: string;
+  gate: Gate;
+  /** True only when `run` ran and did not throw. */
+  ok: boolean;
+  result?: unknown;
+  error?: { code: ErrorCode; message: string };
+  /** Soft, first call: pass it back with the same args on the user's yes. */
+  confirmToken?: string;
+  /** Epoch ms at which the token or card expires. */
+  expiresAt?: number;
+}
+
+/** A hard proposal waiting for a person (`pending()`, the `proposal` event). */
+export interface Proposal {
+  id: string;
+  callId: string;
+  action: string;
+  control: Control;
+  args: Readonly<{ [key: string]: Json }>;
+  expiresAt: number;
+}
+
+/** One per settled call (SPEC §6). */
+export interface ActionRecord {
+  v: 1;
+  id: string;
+  sessionId: string;
+  callId: string;
+  action: string;
+  control: Control;
+  controlSource: ControlSource;
+  gate: Exclude<Gate, "needs_confirmation">;
+  outcome:
+    | { status: "ok"; value?: unknown }
+    | { status: "error"; code: ErrorCode; message: string }
+    | { status: "not_run" };
+  args: Readonly<Json>;
+  approver?: Approver;
+  reason?: string;
+  startedAt: number;
+  settledAt: number;
+}
+
+/** The payload of the `resolved` event. */
+export interface Resolution { id: string; callId: string; action: string; outcome: Outcome; }
+
+export type CoworkkitEvent = "proposal" | "resolved" | "record" | "handmode";
+/** The payload of each event. */
+export interface CoworkkitEventMap {
+  proposal: Proposal;
+  resolved: Resolution;
+  record: ActionRecord;
+  handmode: boolean;
+}
+export interface Coworkkit {
+  on(event: "proposal", listener: (proposal: Proposal) => void): () => void;
+  on(event: "resolved", listener: (resolution: Resolution) => void): () => void;
+  on(event: "record", listener: (record: ActionRecord) => void): () => void;
+  on(event: "handmode", listener: (armed: boolean) => void): () => void;
+}
+
+/** Options of `new Coworkkit(options)`; all optional. */
+export interface CoworkkitOptions {
+  /** Whole-app baseline. Default `"open"`. */
+  defaultControl?: Control;
+  onActionRecord?: (record: ActionRecord) => void;
+  /** Hard card and soft token lifetime. Default 120000. */
+  confirmTimeoutMs?: number;
+  /** Confirm ignores clicks for this long after the card is shown. Default 500. */
+  armDelayMs?: number;
+  /** Who is at the keyboard. */
+  approver?: () => Approver | null | undefined;
+  /** Hard proposals waiting at once. Default 16. */
+  maxPending?: number;
+  /** Serialized args above this many UTF-8 bytes are rejected. Default 65536. */
+  maxArgsBytes?: number;
+  /** Where the SDK's own DOM goes. Default `document.body`. */
+  container?: Element;
+  /** The card's words. */
+  labels?: { confirm?: string; cancel?: string };
+}
+"#;

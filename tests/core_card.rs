@@ -1,0 +1,157 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Host tests of the card's plain model: every string the card shows.
+
+use coworkkit::core::card::{
+    approver_notice, countdown_text, position_text, summary_text, title_from_name, CardModel,
+    Labels, SUMMARY_MAX_CHARS,
+};
+use proptest::prelude::*;
+
+#[test]
+fn titles_read_like_words() {
+    assert_eq!(title_from_name("deleteProject"), "Delete project");
+    assert_eq!(title_from_name("purge_cache-v2"), "Purge cache v2");
+    assert_eq!(title_from_name("purgeCacheV2"), "Purge cache v2");
+    assert_eq!(title_from_name("exportCSVFile"), "Export CSV file");
+    assert_eq!(title_from_name("getUserID"), "Get user ID");
+    assert_eq!(title_from_name("DeleteAll"), "Delete all");
+    assert_eq!(title_from_name("wipe.all__now"), "Wipe all now");
+    assert_eq!(title_from_name("v2Cache"), "V2 cache");
+    assert_eq!(title_from_name("x"), "X");
+    assert_eq!(title_from_name("A"), "A");
+    assert_eq!(title_from_name(""), "");
+    assert_eq!(title_from_name("--"), "");
+}
+
+#[test]
+fn summary_falls_back_to_description() {
+    assert_eq!(summary_text(None, "Deletes it."), "Deletes it.");
+    assert_eq!(
+        summary_text(Some(String::new()), "Deletes it."),
+        "Deletes it."
+    );
+    assert_eq!(
+        summary_text(Some("  \n ".into()), "Deletes it."),
+        "Deletes it."
+    );
+    assert_eq!(
+        summary_text(Some("Delete p1?".into()), "Deletes it."),
+        "Delete p1?"
+    );
+}
+
+#[test]
+fn summary_is_capped_in_chars_not_bytes() {
+    let exact = "é".repeat(SUMMARY_MAX_CHARS);
+    assert_eq!(summary_text(Some(exact.clone()), ""), exact);
+
+    let long = "é".repeat(SUMMARY_MAX_CHARS + 1);
+    let shown = summary_text(Some(long), "");
+    assert_eq!(shown.chars().count(), SUMMARY_MAX_CHARS);
+    assert!(shown.ends_with('…'));
+    assert!(shown.starts_with("éé"));
+
+    let long_description = "a".repeat(2000);
+    assert_eq!(
+        summary_text(None, &long_description).chars().count(),
+        SUMMARY_MAX_CHARS
+    );
+}
+
+#[test]
+fn summary_drops_characters_that_disguise_text() {
+    // An agent-chosen argument with a right-to-left override would display reversed.
+    let spoof = "Delete \u{202E}gpj.exe\u{202C} now?\u{200B}\u{2066}x\u{2069}\u{0007}";
+    assert_eq!(summary_text(Some(spoof.into()), ""), "Delete gpj.exe now?x");
+    // Newlines and tabs stay: they are visible layout.
+    assert_eq!(summary_text(Some("a\n\tb".into()), ""), "a\n\tb");
+    // HTML is just text here; the renderer uses textContent.
+    assert_eq!(
+        summary_text(Some("<img src=x onerror=alert(1)>".into()), ""),
+        "<img src=x onerror=alert(1)>"
+    );
+}
+
+#[test]
+fn countdown_rounds_seconds_up() {
+    assert_eq!(countdown_text(120_000.0), "Expires in 2:00");
+    assert_eq!(countdown_text(119_000.0), "Expires in 1:59");
+    assert_eq!(countdown_text(118_001.0), "Expires in 1:59");
+    assert_eq!(countdown_text(5_000.0), "Expires in 0:05");
+    assert_eq!(countdown_text(1.0), "Expires in 0:01");
+    assert_eq!(countdown_text(600_000.0), "Expires in 10:00");
+    assert_eq!(countdown_text(3_723_000.0), "Expires in 1:02:03");
+    assert_eq!(countdown_text(0.0), "Expired");
+    assert_eq!(countdown_text(-5.0), "Expired");
+    assert_eq!(countdown_text(f64::NAN), "Expired");
+    assert!(countdown_text(f64::INFINITY).starts_with("Expires in "));
+}
+
+#[test]
+fn position_only_when_more_wait() {
+    assert_eq!(position_text(1, 0), None);
+    assert_eq!(position_text(1, 1), None);
+    assert_eq!(position_text(1, 3).as_deref(), Some("1 of 3"));
+    assert_eq!(position_text(12, 100).as_deref(), Some("12 of 100"));
+}
+
+#[test]
+fn approver_notice_names_the_roles() {
+    let roles = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        approver_notice(&roles(&["admin"])),
+        "Only admin can confirm this."
+    );
+    assert_eq!(
+        approver_notice(&roles(&["admin", "owner"])),
+        "Only admin or owner can confirm this."
+    );
+    assert_eq!(
+        approver_notice(&roles(&["admin", "owner", "editor"])),
+        "Only admin, owner or editor can confirm this."
+    );
+    assert_eq!(approver_notice(&[]), "No one can confirm this.");
+}
+
+#[test]
+fn model_constructor_and_restriction() {
+    let model = CardModel::new("deleteProject", None, "Deletes the project.", 1e12);
+    assert_eq!(model.title, "Delete project");
+    assert_eq!(model.summary, "Deletes the project.");
+    assert_eq!((model.position, model.total), (1, 1));
+    assert!(model.confirm_allowed);
+    assert_eq!(model.notice, None);
+    assert_eq!(model.labels, Labels::default());
+    assert_eq!(model.labels.confirm, "Confirm");
+    assert_eq!(model.labels.cancel, "Cancel");
+
+    let restricted = model.restrict_to(&["admin".to_string()]);
+    assert!(!restricted.confirm_allowed);
+    assert_eq!(
+        restricted.notice.as_deref(),
+        Some("Only admin can confirm this.")
+    );
+}
+
+proptest! {
+    #[test]
+    fn summary_never_exceeds_the_cap(s in ".{0,700}", d in ".{0,700}") {
+        let shown = summary_text(Some(s), &d);
+        prop_assert!(shown.chars().count() <= SUMMARY_MAX_CHARS);
+        let overrides = '\u{202A}'..='\u{202E}';
+        prop_assert!(!shown.chars().any(|c| overrides.contains(&c)));
+    }
+
+    #[test]
+    fn titles_never_panic_and_keep_letters(name in "[A-Za-z][A-Za-z0-9_-]{0,63}") {
+        let title = title_from_name(&name);
+        let letters = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count();
+        prop_assert_eq!(letters(&title), letters(&name));
+    }
+
+    #[test]
+    fn countdown_is_total(ms in proptest::num::f64::ANY) {
+        let text = countdown_text(ms);
+        prop_assert!(text == "Expired" || text.starts_with("Expires in "));
+    }
+}

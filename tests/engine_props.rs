@@ -1,0 +1,701 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Property tests: random sequences of everything the agent, the user, the app and time can do,
+//! checked against the engine's invariants after every step.
+//!
+//! The default run is 10,000 cases per property; for a long run:
+//!
+//! ```text
+//! PROPTEST_CASES=1000000 cargo test --release --test engine_props
+//! ```
+
+mod engine_support;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use coworkkit::core::control::Control;
+use coworkkit::core::engine::{
+    ActionDef, ActionId, CallRef, CancelReason, Config, Effect, Engine, InvokeRequest, ProposalId,
+    Ticket,
+};
+use coworkkit::core::error::Error;
+use coworkkit::core::record::{Approver, Gate, RecordOutcome};
+use coworkkit::core::schema::Schema;
+use coworkkit::core::value::Value;
+use engine_support::{v, SeededEntropy};
+use proptest::prelude::*;
+
+const MAX_PENDING: usize = 3;
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000)
+}
+
+/// The action pool: (name, declared control, approvers, element).
+const ACTIONS: [(&str, Option<Control>, Option<&str>, bool); 7] = [
+    ("readDoc", Some(Control::Open), None, false),
+    ("archive", Some(Control::Soft), None, false),
+    ("deleteItem", None, None, false), // soft by its name
+    ("wipe", Some(Control::Hard), Some("admin"), false),
+    ("publish", Some(Control::Hard), None, false),
+    ("press", None, None, true),
+    ("pressHard", Some(Control::Hard), None, true),
+];
+
+const ARGS: [&str; 7] = [
+    "{}",
+    r#"{"a":1}"#,
+    r#"{"a":1,"b":"x"}"#,
+    r#"{"b":"x","a":1}"#,
+    r#"{"a":2}"#,
+    r#"{"a":"s"}"#,
+    "[1]",
+];
+
+#[derive(Clone, Debug)]
+enum TokenChoice {
+    None,
+    Captured(usize),
+    Forged,
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Register(usize),
+    Unregister(usize),
+    Invoke {
+        action: usize,
+        args: usize,
+        call_id: Option<u8>,
+        token: TokenChoice,
+        decline: bool,
+        host_reject: bool,
+        unreadable: bool,
+    },
+    Confirm {
+        proposal: usize,
+        role: u8,
+    },
+    Cancel {
+        proposal: usize,
+        by_user: bool,
+    },
+    Finish {
+        run: usize,
+        ok: bool,
+    },
+    Tick(u16),
+    Dispose,
+    HandMode(bool),
+}
+
+/// Decodes one random word into an input. (Generating plain `u64`s and decoding them is many
+/// times faster than composing proptest strategies, which matters for 10,000 cases in debug
+/// builds; shrinking still works: shorter sequences, smaller words.)
+fn decode(x: u64) -> Op {
+    let kind = x % 26;
+    let mut rest = x / 26;
+    let mut take = |n: u64| {
+        let field = rest % n;
+        rest /= n;
+        field as usize
+    };
+    match kind {
+        0..=1 => Op::Register(take(ACTIONS.len() as u64)),
+        2 => Op::Unregister(take(ACTIONS.len() as u64)),
+        3..=12 => {
+            let action = take(ACTIONS.len() as u64 + 1);
+            let args = take(ARGS.len() as u64);
+            let call_id = match take(5) {
+                4 => None,
+                c => Some(c as u8),
+            };
+            let token = match take(8) {
+                0..=2 => TokenChoice::None,
+                3..=6 => TokenChoice::Captured(take(64)),
+                _ => TokenChoice::Forged,
+            };
+            let flags = take(100);
+            Op::Invoke {
+                action,
+                args,
+                call_id,
+                token,
+                decline: flags < 15,
+                host_reject: (15..20).contains(&flags),
+                unreadable: (20..23).contains(&flags),
+            }
+        }
+        13..=16 => Op::Confirm {
+            proposal: take(64),
+            role: take(3) as u8,
+        },
+        17 => Op::Cancel {
+            proposal: take(64),
+            by_user: take(2) == 0,
+        },
+        18..=21 => Op::Finish {
+            run: take(64),
+            ok: take(5) != 0,
+        },
+        22..=23 => Op::Tick(take(700) as u16),
+        24 => {
+            if take(10) == 0 {
+                Op::Dispose
+            } else {
+                Op::Tick(0)
+            }
+        }
+        _ => Op::HandMode(take(2) == 0),
+    }
+}
+
+/// What the checker knows about the world, from the outside only.
+struct Model {
+    engine: Engine<u32>,
+    now: f64,
+    hand_mode: bool,
+    ids: [Option<ActionId>; ACTIONS.len()],
+    stale: Vec<ActionId>,
+    /// Tokens seen in `needs_confirmation` answers: token → (action, args of that call).
+    issued: Vec<(String, String, Value)>,
+    used_tokens: BTreeSet<String>,
+    /// Proposals seen: (id, call_id, action).
+    proposals: Vec<(ProposalId, String, String)>,
+    runs: Vec<CallRef>,
+    run_count: BTreeMap<CallRef, u32>,
+    settled: BTreeSet<CallRef>,
+    recorded: BTreeSet<CallRef>,
+    tickets: BTreeMap<Ticket, u32>,
+    next_result: u32,
+    /// Gates, reasons, error codes and kinds of Run seen (for the coverage test).
+    seen: BTreeSet<String>,
+}
+
+/// The input that produced the effects being checked.
+enum Step {
+    Invoke {
+        ticket: Ticket,
+        name: String,
+        args: Option<Value>,
+        token: Option<String>,
+        decline: bool,
+    },
+    Confirmed {
+        proposal: ProposalId,
+        role: Option<String>,
+    },
+    Other,
+}
+
+fn role_of(role: u8) -> Option<Approver> {
+    match role {
+        1 => Some(Approver {
+            id: "ann".into(),
+            role: Some("admin".into()),
+        }),
+        2 => Some(Approver {
+            id: "vic".into(),
+            role: Some("viewer".into()),
+        }),
+        _ => None,
+    }
+}
+
+fn def(index: usize) -> ActionDef {
+    let (name, control, approvers, element) = ACTIONS[index];
+    let mut def = ActionDef::new(name, "pool action");
+    def.control = control;
+    def.approvers = approvers.map(|r| vec![r.to_string()]);
+    def.element = element;
+    if index == 0 {
+        def.schema = Some(
+            Schema::parse(&v(
+                r#"{"type":"object","properties":{"a":{"type":"number"}}}"#,
+            ))
+            .unwrap(),
+        );
+    }
+    def
+}
+
+fn action_index(name: &str) -> Option<usize> {
+    ACTIONS.iter().position(|a| a.0 == name)
+}
+
+impl Model {
+    fn new(seed: u64) -> Self {
+        let config = Config {
+            confirm_timeout_ms: 1000.0,
+            max_pending: MAX_PENDING,
+            ..Config::default()
+        };
+        Model {
+            engine: Engine::new(config, "prop".into(), Box::new(SeededEntropy(seed | 1))),
+            now: 1_000.0,
+            hand_mode: false,
+            ids: [None; ACTIONS.len()],
+            stale: Vec::new(),
+            issued: Vec::new(),
+            used_tokens: BTreeSet::new(),
+            proposals: Vec::new(),
+            runs: Vec::new(),
+            run_count: BTreeMap::new(),
+            settled: BTreeSet::new(),
+            recorded: BTreeSet::new(),
+            tickets: BTreeMap::new(),
+            next_result: 0,
+            seen: BTreeSet::new(),
+        }
+    }
+
+    fn apply(&mut self, op: &Op) -> Result<(), TestCaseError> {
+        self.now += 1.0;
+        let step = match op {
+            Op::Register(i) => {
+                if let Ok(id) = self.engine.register(def(*i)) {
+                    prop_assert!(self.ids[*i].is_none(), "duplicate registration accepted");
+                    self.ids[*i] = Some(id);
+                }
+                Step::Other
+            }
+            Op::Unregister(i) => {
+                let id = self.ids[*i].take().or_else(|| self.stale.first().copied());
+                if let Some(id) = id {
+                    self.engine.unregister(id, self.now);
+                    self.stale.push(id);
+                }
+                Step::Other
+            }
+            Op::Invoke {
+                action,
+                args,
+                call_id,
+                token,
+                decline,
+                host_reject,
+                unreadable,
+            } => {
+                let name = ACTIONS.get(*action).map_or("ghost", |a| a.0).to_string();
+                let args_value = v(ARGS[*args]);
+                let token = match token {
+                    TokenChoice::None => None,
+                    TokenChoice::Forged => Some("ckt_forged".to_string()),
+                    TokenChoice::Captured(i) if !self.issued.is_empty() => {
+                        Some(self.issued[i % self.issued.len()].0.clone())
+                    }
+                    TokenChoice::Captured(_) => None,
+                };
+                let req = InvokeRequest {
+                    name: name.clone(),
+                    args: if *unreadable {
+                        Err(Error::InvalidArgs("args.f: is a function".into()))
+                    } else {
+                        Ok(args_value.clone())
+                    },
+                    call_id: call_id.map(|c| format!("c{c}")),
+                    confirm_token: token.clone(),
+                    decline: *decline,
+                    host_rejection: host_reject.then(|| Error::ElementUnavailable("gone".into())),
+                };
+                let ticket = self.engine.invoke(req, self.now);
+                prop_assert!(self.tickets.insert(ticket, 0).is_none(), "ticket reused");
+                Step::Invoke {
+                    ticket,
+                    name,
+                    args: (!unreadable).then_some(args_value),
+                    token,
+                    decline: *decline,
+                }
+            }
+            Op::Confirm { proposal, role } => {
+                let id = self.pick_proposal(*proposal);
+                let approver = role_of(*role);
+                let role = approver.as_ref().and_then(|a| a.role.clone());
+                // `may_confirm` is a getter without a clock: expire what is due first, as
+                // `confirm` itself does.
+                self.engine.tick(self.now);
+                let may = self.engine.may_confirm(id, role.as_deref());
+                let result = self.engine.confirm(id, approver, self.now);
+                if may {
+                    prop_assert!(
+                        result.is_ok(),
+                        "may_confirm said yes but confirm failed: {result:?}"
+                    );
+                }
+                if let Err(e) = &result {
+                    self.seen.insert(format!("confirm:{}", e.code()));
+                }
+                match result {
+                    Ok(()) => Step::Confirmed { proposal: id, role },
+                    Err(_) => Step::Other,
+                }
+            }
+            Op::Cancel { proposal, by_user } => {
+                let id = self.pick_proposal(*proposal);
+                let reason = if *by_user {
+                    CancelReason::User
+                } else {
+                    CancelReason::App
+                };
+                self.engine.cancel(id, reason, self.now);
+                Step::Other
+            }
+            Op::Finish { run, ok } => {
+                if !self.runs.is_empty() {
+                    let call = self.runs[run % self.runs.len()];
+                    let result = if *ok {
+                        self.next_result += 1;
+                        Ok(self.next_result)
+                    } else {
+                        Err(Error::RunFailed("boom".into()))
+                    };
+                    self.engine.run_finished(call, result, self.now);
+                }
+                Step::Other
+            }
+            Op::Tick(ms) => {
+                self.now += f64::from(*ms);
+                self.engine.tick(self.now);
+                Step::Other
+            }
+            Op::Dispose => {
+                self.engine.dispose(self.now);
+                Step::Other
+            }
+            Op::HandMode(armed) => {
+                self.hand_mode = *armed;
+                self.engine.set_hand_mode(*armed);
+                Step::Other
+            }
+        };
+        self.check(step)
+    }
+
+    fn pick_proposal(&self, index: usize) -> ProposalId {
+        if self.proposals.is_empty() {
+            ProposalId::parse("ckp_999").unwrap()
+        } else {
+            self.proposals[index % self.proposals.len()].0
+        }
+    }
+
+    /// Drains the effects of one step and checks every invariant.
+    fn check(&mut self, step: Step) -> Result<(), TestCaseError> {
+        let mut effects = Vec::new();
+        while let Some(e) = self.engine.poll_effect() {
+            effects.push(e);
+        }
+        let settled_now: Vec<CallRef> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Settled { call } => Some(*call),
+                _ => None,
+            })
+            .collect();
+        let mut arrival_records = 0;
+        for effect in &effects {
+            match effect {
+                Effect::Run {
+                    call,
+                    name,
+                    call_id,
+                    control,
+                    args,
+                    approver,
+                    ..
+                } => {
+                    let count = self.run_count.entry(*call).or_insert(0);
+                    *count += 1;
+                    prop_assert_eq!(*count, 1, "Run emitted twice for one call");
+                    prop_assert!(!self.settled.contains(call), "Run after settling");
+                    self.runs.push(*call);
+                    self.seen.insert(format!("run:{}", control.as_str()));
+                    let index = action_index(name).expect("pool action");
+                    if ACTIONS[index].3 {
+                        prop_assert!(self.hand_mode, "element action ran with Hand mode off");
+                    }
+                    match control {
+                        Control::Hard => {
+                            let Step::Confirmed { proposal, role } = &step else {
+                                return Err(TestCaseError::fail("hard Run without a confirm"));
+                            };
+                            let (_, p_call_id, p_action) = self
+                                .proposals
+                                .iter()
+                                .find(|p| p.0 == *proposal)
+                                .expect("confirmed proposal was announced");
+                            prop_assert_eq!(
+                                p_call_id,
+                                call_id,
+                                "Run is not the confirmed proposal's call"
+                            );
+                            prop_assert_eq!(p_action, name);
+                            if let Some(required) = ACTIONS[index].2 {
+                                prop_assert_eq!(
+                                    role.as_deref(),
+                                    Some(required),
+                                    "confirmed by a role not listed"
+                                );
+                            }
+                            prop_assert_eq!(
+                                approver.as_ref().and_then(|a| a.role.clone()),
+                                role.clone()
+                            );
+                        }
+                        Control::Soft => {
+                            let Step::Invoke {
+                                name: req_name,
+                                args: Some(req_args),
+                                token: Some(token),
+                                decline: false,
+                                ..
+                            } = &step
+                            else {
+                                return Err(TestCaseError::fail(
+                                    "soft Run without a confirming invoke",
+                                ));
+                            };
+                            let (_, issued_name, issued_args) =
+                                self.issued.iter().find(|t| t.0 == *token).ok_or_else(|| {
+                                    TestCaseError::fail("soft Run with a token never issued")
+                                })?;
+                            prop_assert_eq!(issued_name, name);
+                            prop_assert_eq!(req_name, name);
+                            prop_assert!(
+                                issued_args.canonical_eq(args),
+                                "token issued for other args"
+                            );
+                            prop_assert!(
+                                req_args.canonical_eq(args),
+                                "confirming call had other args"
+                            );
+                            prop_assert!(
+                                self.used_tokens.insert(token.clone()),
+                                "token used twice"
+                            );
+                        }
+                        Control::Open => {
+                            prop_assert!(
+                                matches!(step, Step::Invoke { .. }),
+                                "open Run outside invoke"
+                            );
+                        }
+                    }
+                }
+                Effect::Settled { call } => {
+                    prop_assert!(self.settled.insert(*call), "call settled twice");
+                }
+                Effect::Record(record) => {
+                    self.seen.insert(format!("gate:{}", record.gate.as_str()));
+                    if let Some(reason) = &record.reason {
+                        self.seen.insert(format!("reason:{reason}"));
+                    }
+                    prop_assert!(record.gate.is_terminal(), "record for needs_confirmation");
+                    prop_assert!(record.started_at <= record.settled_at);
+                    let ran = match record.outcome {
+                        RecordOutcome::Ok { .. } | RecordOutcome::Error { .. } => true,
+                        RecordOutcome::NotRun => false,
+                    };
+                    match record.call {
+                        Some(call) => {
+                            prop_assert!(self.recorded.insert(call), "two records for one call");
+                            prop_assert!(settled_now.contains(&call), "record without Settled");
+                            prop_assert_eq!(
+                                ran,
+                                self.run_count.contains_key(&call),
+                                "outcome status vs run"
+                            );
+                        }
+                        None => {
+                            arrival_records += 1;
+                            prop_assert!(!ran);
+                            prop_assert!(matches!(
+                                record.gate,
+                                Gate::Rejected | Gate::NeedsHandMode | Gate::Cancelled
+                            ));
+                            let Step::Invoke { ticket, .. } = &step else {
+                                return Err(TestCaseError::fail("arrival record outside invoke"));
+                            };
+                            let answered = effects.iter().any(|e| matches!(e,
+                                Effect::Answer { ticket: t, outcome } if t == ticket
+                                    && outcome.gate == record.gate && outcome.call_id == record.call_id));
+                            prop_assert!(answered, "arrival record without the matching answer");
+                        }
+                    }
+                }
+                Effect::Answer { ticket, outcome } => {
+                    let count = self
+                        .tickets
+                        .get_mut(ticket)
+                        .ok_or_else(|| TestCaseError::fail("answer for an unknown ticket"))?;
+                    *count += 1;
+                    prop_assert_eq!(*count, 1, "ticket answered twice");
+                    if outcome.ok {
+                        prop_assert!(matches!(outcome.gate, Gate::Fired | Gate::Confirmed));
+                    }
+                    self.seen
+                        .insert(format!("answer:{}", outcome.gate.as_str()));
+                    if outcome.gate == Gate::NeedsConfirmation {
+                        let Step::Invoke {
+                            ticket: t,
+                            name,
+                            args: Some(args),
+                            ..
+                        } = &step
+                        else {
+                            return Err(TestCaseError::fail("needs_confirmation outside invoke"));
+                        };
+                        prop_assert_eq!(t, ticket);
+                        let token = outcome.confirm_token.clone().expect("token");
+                        match self.issued.iter().find(|i| i.0 == token) {
+                            Some((_, n, a)) => {
+                                prop_assert_eq!(n, name);
+                                prop_assert!(a.canonical_eq(args));
+                            }
+                            None => self.issued.push((token, name.clone(), args.clone())),
+                        }
+                    }
+                }
+                Effect::Proposal(info) => {
+                    self.proposals
+                        .push((info.id, info.call_id.clone(), info.action.clone()));
+                }
+                _ => {}
+            }
+        }
+        prop_assert!(arrival_records <= 1);
+        for call in &settled_now {
+            prop_assert!(self.recorded.contains(call), "Settled without a record");
+        }
+        let pending = self.engine.pending();
+        prop_assert!(pending.len() <= MAX_PENDING, "pending above maxPending");
+        // The visible card is the first pending one, and only it may be confirmed.
+        for (i, p) in pending.iter().enumerate() {
+            if i > 0 {
+                prop_assert!(!self.engine.may_confirm(p.id, Some("admin")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Dispose, let every running call finish, then every ticket must have its one answer.
+    fn finish(&mut self) -> Result<(), TestCaseError> {
+        self.engine.dispose(self.now);
+        self.check(Step::Other)?;
+        let running: Vec<CallRef> = self
+            .runs
+            .iter()
+            .copied()
+            .filter(|c| !self.settled.contains(c))
+            .collect();
+        for call in running {
+            self.engine.run_finished(call, Ok(0), self.now);
+            self.check(Step::Other)?;
+        }
+        prop_assert!(self.engine.pending().is_empty());
+        prop_assert_eq!(self.engine.poll_timeout(), None);
+        for (ticket, count) in &self.tickets {
+            prop_assert_eq!(*count, 1, "ticket {:?} not answered exactly once", ticket);
+        }
+        prop_assert_eq!(&self.settled, &self.recorded);
+        for call in self.run_count.keys() {
+            prop_assert!(self.settled.contains(call), "a run that never settled");
+        }
+        Ok(())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn engine_invariants_hold_for_any_sequence(
+        seed in any::<u64>(),
+        registered in any::<u8>(),
+        words in prop::collection::vec(any::<u64>(), 1..40),
+    ) {
+        let ops: Vec<Op> = words.iter().copied().map(decode).collect();
+        let mut model = Model::new(seed);
+        let run = |model: &mut Model| -> Result<(), TestCaseError> {
+            for i in 0..ACTIONS.len() {
+                if registered & (1 << i) != 0 {
+                    model.apply(&Op::Register(i))?;
+                }
+            }
+            for op in &ops {
+                model.apply(op)?;
+            }
+            model.finish()
+        };
+        if let Err(error) = run(&mut model) {
+            return Err(TestCaseError::fail(format!("{error}\nops: {ops:#?}")));
+        }
+    }
+}
+
+/// Guards the property test itself: the random sequences must actually reach every gate and
+/// every refusal, or the invariants above would hold vacuously.
+#[test]
+fn random_sequences_reach_every_gate_and_refusal() {
+    let mut state = 0x1234_5678_9abc_def1u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut seen = BTreeSet::new();
+    for _ in 0..3000 {
+        let mut model = Model::new(next());
+        let registered = next();
+        for i in 0..ACTIONS.len() {
+            if registered & (1 << i) != 0 {
+                model.apply(&Op::Register(i)).unwrap();
+            }
+        }
+        for _ in 0..(next() % 40) {
+            model.apply(&decode(next())).unwrap();
+        }
+        model.finish().unwrap();
+        seen.extend(model.seen);
+    }
+    for expected in [
+        "run:open",
+        "run:soft",
+        "run:hard",
+        "answer:needs_confirmation",
+        "answer:fired",
+        "answer:confirmed",
+        "gate:fired",
+        "gate:confirmed",
+        "gate:cancelled",
+        "gate:timeout",
+        "gate:rejected",
+        "gate:needs_hand_mode",
+        "reason:bad_token",
+        "reason:token_expired",
+        "reason:call_id_conflict",
+        "reason:too_many_pending",
+        "reason:unknown_action",
+        "reason:invalid_args",
+        "reason:element_unavailable",
+        "reason:declined",
+        "reason:expired",
+        "reason:cancelled_by_user",
+        "reason:cancelled_by_app",
+        "reason:action_disposed",
+        "reason:disposed",
+        "reason:hand_mode_off",
+        "confirm:not_admin",
+        "confirm:proposal_not_visible",
+        "confirm:unknown_proposal",
+    ] {
+        assert!(
+            seen.contains(expected),
+            "never reached {expected}; saw {seen:?}"
+        );
+    }
+}

@@ -1,0 +1,76 @@
+//! Browser tests of the `Coworkkit` class through its Rust API, in headless Chromium.
+#![cfg(target_arch = "wasm32")]
+
+use coworkkit::web::api::Coworkkit;
+use js_sys::{Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn obj(pairs: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &(*k).into(), v).unwrap();
+    }
+    o.into()
+}
+
+fn get(v: &JsValue, k: &str) -> JsValue {
+    Reflect::get(v, &k.into()).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn open_action_fires_and_returns_the_result_with_one_record() {
+    let records = js_sys::Array::new();
+    let sink = Function::new_with_args("r", "this.push(r)").bind0(&records);
+    let ck = Coworkkit::new(Some(obj(&[("onActionRecord", sink.into())]).into())).unwrap();
+    let run = Function::new_with_args("args", "return args.a + args.b");
+    ck.define_action(obj(&[
+        ("name", "add".into()),
+        ("description", "Adds two numbers.".into()),
+        ("run", run.into()),
+    ]))
+    .unwrap();
+    let args = obj(&[("a", 2.into()), ("b", 3.into())]);
+    let call = obj(&[
+        ("name", "add".into()),
+        ("args", args),
+        ("callId", "c1".into()),
+    ]);
+    let outcome = JsFuture::from(ck.invoke(call)).await.unwrap();
+    assert_eq!(get(&outcome, "gate"), "fired");
+    assert_eq!(get(&outcome, "ok"), true);
+    assert_eq!(get(&outcome, "result"), 5);
+    assert_eq!(get(&outcome, "callId"), "c1");
+    assert_eq!(records.length(), 1);
+    let record = records.get(0);
+    assert_eq!(get(&record, "gate"), "fired");
+    assert_eq!(get(&record, "controlSource"), "default");
+    assert_eq!(get(&get(&record, "outcome"), "status"), "ok");
+    ck.dispose();
+}
+
+#[wasm_bindgen_test]
+async fn bad_agent_input_is_a_rejected_outcome_not_a_throw() {
+    let ck = Coworkkit::new(None).unwrap();
+    let outcome = JsFuture::from(ck.invoke(JsValue::from(42))).await.unwrap();
+    assert_eq!(get(&outcome, "gate"), "rejected");
+    assert_eq!(get(&get(&outcome, "error"), "code"), "unknown_action");
+    ck.dispose();
+}
+
+#[wasm_bindgen_test]
+fn a_bad_spec_throws_an_error_with_a_code() {
+    let ck = Coworkkit::new(None).unwrap();
+    let err = ck
+        .define_action(obj(&[
+            ("name", "9lives".into()),
+            ("description", "x".into()),
+        ]))
+        .unwrap_err();
+    assert!(err.is_instance_of::<js_sys::Error>());
+    assert_eq!(get(&err, "code"), "invalid_spec");
+    ck.dispose();
+}

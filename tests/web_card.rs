@@ -1,0 +1,501 @@
+#![cfg(target_arch = "wasm32")]
+//! Browser tests of the hard confirmation card: structure, accessibility, lifecycle.
+//!
+//! A trusted click cannot be produced from inside the page, so the Confirm path that *does*
+//! confirm is covered by the Playwright suite; here we show that everything the page (or an
+//! agent) can synthesise does not confirm.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use coworkkit::core::card::{approver_notice, CardModel};
+use coworkkit::web::card::{CardLayer, Decision};
+use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{
+    Element, Event, EventInit, HtmlButtonElement, HtmlElement, KeyboardEvent, KeyboardEventInit,
+    MouseEvent, MouseEventInit, ShadowRoot,
+};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// A fresh container in the page for each test.
+fn container() -> Element {
+    let div = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&div).unwrap();
+    div
+}
+
+fn model(summary: &str) -> CardModel {
+    CardModel::new(
+        "deleteProject",
+        Some(summary.to_string()),
+        "Deletes the project.",
+        js_sys::Date::now() + 120_000.0,
+    )
+}
+
+type Log = Rc<RefCell<Vec<Decision>>>;
+
+fn recorder() -> (Log, Rc<dyn Fn(Decision)>) {
+    let log: Log = Rc::default();
+    let sink = log.clone();
+    (log, Rc::new(move |d| sink.borrow_mut().push(d)))
+}
+
+fn part(root: &ShadowRoot, name: &str) -> Element {
+    root.query_selector(&format!("[part={name}]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no part {name}"))
+}
+
+fn button(root: &ShadowRoot, name: &str) -> HtmlButtonElement {
+    part(root, name).unchecked_into()
+}
+
+fn text(element: &Element) -> String {
+    element.text_content().unwrap_or_default()
+}
+
+fn is_hidden(element: &Element) -> bool {
+    element.unchecked_ref::<HtmlElement>().hidden()
+}
+
+async fn settle() {
+    TimeoutFuture::new(0).await;
+}
+
+#[wasm_bindgen_test]
+fn host_is_appended_with_a_closed_shadow_root() {
+    let container = container();
+    let layer = CardLayer::new(&container).unwrap();
+    assert_eq!(container.child_element_count(), 1);
+    let host = container.first_element_child().unwrap();
+    assert_eq!(
+        host.get_attribute("data-coworkkit").as_deref(),
+        Some("card")
+    );
+    // `host.shadowRoot` from JS: null for a closed root.
+    let from_js = js_sys::Reflect::get(&host, &"shadowRoot".into()).unwrap();
+    assert!(from_js.is_null());
+    let root = layer.shadow_root_for_tests();
+    assert_eq!(root.mode(), web_sys::ShadowRootMode::Closed);
+    assert_eq!(root.host(), host);
+    // One stylesheet, one dialog.
+    assert_eq!(root.query_selector_all("style").unwrap().length(), 1);
+    assert_eq!(root.query_selector_all("dialog").unwrap().length(), 1);
+    assert!(!layer.is_open());
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+fn shown_card_is_a_modal_alertdialog_with_parts() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (_log, on_decision) = recorder();
+    layer
+        .show(model("Delete p1 and its 12 tasks?"), 500.0, on_decision)
+        .unwrap();
+    let root = layer.shadow_root_for_tests();
+
+    let dialog = part(&root, "card");
+    assert_eq!(dialog.tag_name(), "DIALOG");
+    assert_eq!(dialog.get_attribute("role").as_deref(), Some("alertdialog"));
+    assert_eq!(dialog.get_attribute("aria-modal").as_deref(), Some("true"));
+    assert!(dialog.has_attribute("open"));
+    assert!(dialog.matches(":modal").unwrap());
+    assert!(layer.is_open());
+
+    let labelledby = dialog.get_attribute("aria-labelledby").unwrap();
+    let title = root.get_element_by_id(&labelledby).unwrap();
+    assert_eq!(title.get_attribute("part").as_deref(), Some("title"));
+    assert_eq!(text(&title), "Delete project");
+    let describedby = dialog.get_attribute("aria-describedby").unwrap();
+    let summary = root.get_element_by_id(&describedby).unwrap();
+    assert_eq!(summary.get_attribute("part").as_deref(), Some("summary"));
+    assert_eq!(text(&summary), "Delete p1 and its 12 tasks?");
+
+    let countdown = part(&root, "countdown");
+    assert_eq!(countdown.get_attribute("aria-live").as_deref(), Some("off"));
+    assert!(
+        text(&countdown).starts_with("Expires in "),
+        "{}",
+        text(&countdown)
+    );
+
+    let cancel = button(&root, "cancel");
+    let confirm = button(&root, "confirm");
+    assert_eq!(cancel.type_(), "button");
+    assert_eq!(confirm.type_(), "button");
+    assert_eq!(text(&cancel), "Cancel");
+    assert_eq!(text(&confirm), "Confirm");
+    assert!(!confirm.disabled());
+    // Alone: no "1 of N", no notice.
+    assert!(is_hidden(&part(&root, "position")));
+    assert!(is_hidden(&part(&root, "notice")));
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+fn summary_html_is_shown_as_text() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (_log, on_decision) = recorder();
+    let evil = "<img src=x onerror=\"window.__ck_pwned=1\"><b>bold</b>";
+    layer.show(model(evil), 500.0, on_decision).unwrap();
+    let root = layer.shadow_root_for_tests();
+    let summary = part(&root, "summary");
+    assert_eq!(text(&summary), evil);
+    assert_eq!(summary.child_element_count(), 0);
+    assert!(root.query_selector("img").unwrap().is_none());
+    assert!(root.query_selector("b").unwrap().is_none());
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+fn initial_focus_is_on_cancel() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (_log, on_decision) = recorder();
+    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let root = layer.shadow_root_for_tests();
+    let cancel: Element = button(&root, "cancel").into();
+    assert_eq!(root.active_element(), Some(cancel));
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn synthetic_confirm_clicks_do_nothing() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (log, on_decision) = recorder();
+    layer.show(model("s"), 50.0, on_decision).unwrap();
+    let root = layer.shadow_root_for_tests();
+    let confirm = button(&root, "confirm");
+    assert_eq!(
+        confirm.get_attribute("data-armed").as_deref(),
+        Some("false")
+    );
+
+    // Early, and after the arm delay: element.click() and dispatchEvent are untrusted.
+    confirm.click();
+    TimeoutFuture::new(120).await;
+    assert_eq!(confirm.get_attribute("data-armed").as_deref(), Some("true"));
+    confirm.click();
+    let init = MouseEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let click = MouseEvent::new_with_mouse_event_init_dict("click", &init).unwrap();
+    confirm.dispatch_event(&click).unwrap();
+    settle().await;
+    assert!(log.borrow().is_empty());
+    assert!(layer.is_open());
+
+    // The card is still undecided: Cancel still works.
+    button(&root, "cancel").click();
+    settle().await;
+    assert_eq!(*log.borrow(), vec![Decision::Cancel]);
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn cancel_click_cancels_once() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (log, on_decision) = recorder();
+    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let cancel = button(&layer.shadow_root_for_tests(), "cancel");
+    // Any click on Cancel counts (cancelling is always safe), delivered in a microtask.
+    cancel.click();
+    assert!(
+        log.borrow().is_empty(),
+        "decisions are delivered after the listener returns"
+    );
+    cancel.click();
+    settle().await;
+    assert_eq!(*log.borrow(), vec![Decision::Cancel]);
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn escape_cancels_and_keeps_the_dialog_for_the_caller() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (log, on_decision) = recorder();
+    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let dialog = part(&layer.shadow_root_for_tests(), "card");
+    // What the browser fires for Escape: a cancelable `cancel` event on the dialog.
+    let init = EventInit::new();
+    init.set_cancelable(true);
+    let cancel = Event::new_with_event_init_dict("cancel", &init).unwrap();
+    dialog.dispatch_event(&cancel).unwrap();
+    assert!(cancel.default_prevented());
+    settle().await;
+    assert_eq!(*log.borrow(), vec![Decision::Cancel]);
+    assert!(layer.is_open(), "the caller closes or shows the next card");
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn dialog_closed_by_anything_else_cancels() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (log, on_decision) = recorder();
+    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let dialog: web_sys::HtmlDialogElement =
+        part(&layer.shadow_root_for_tests(), "card").unchecked_into();
+    dialog.close();
+    TimeoutFuture::new(20).await;
+    assert_eq!(*log.borrow(), vec![Decision::Cancel]);
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn close_delivers_no_decision_and_returns_focus() {
+    let container = container();
+    let before: HtmlElement = document()
+        .create_element("button")
+        .unwrap()
+        .unchecked_into();
+    container.append_child(&before).unwrap();
+    before.focus().unwrap();
+    let before_element: &Element = &before;
+    assert_eq!(document().active_element().as_ref(), Some(before_element));
+
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (log, on_decision) = recorder();
+    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let root = layer.shadow_root_for_tests();
+    assert_ne!(document().active_element().as_ref(), Some(before_element));
+
+    // A Cancel already queued is dropped by close(); the dialog's own `close` event is not
+    // mistaken for a decision either.
+    button(&root, "cancel").click();
+    layer.close();
+    assert!(!layer.is_open());
+    assert_eq!(document().active_element().as_ref(), Some(before_element));
+    TimeoutFuture::new(20).await;
+    assert!(log.borrow().is_empty());
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn position_shows_and_updates() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (_log, on_decision) = recorder();
+    let mut card = model("s");
+    card.position = 1;
+    card.total = 3;
+    layer.show(card, 500.0, on_decision).unwrap();
+    let position = part(&layer.shadow_root_for_tests(), "position");
+    assert!(!is_hidden(&position));
+    assert_eq!(text(&position), "1 of 3");
+    layer.update_position(1, 2);
+    assert_eq!(text(&position), "1 of 2");
+    layer.update_position(1, 1);
+    assert!(is_hidden(&position));
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+fn confirm_disabled_with_notice_when_not_allowed() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (_log, on_decision) = recorder();
+    let card = model("s").restrict_to(&["admin".to_string()]);
+    layer.show(card, 500.0, on_decision).unwrap();
+    let root = layer.shadow_root_for_tests();
+    assert!(button(&root, "confirm").disabled());
+    let notice = part(&root, "notice");
+    assert!(!is_hidden(&notice));
+    assert_eq!(text(&notice), approver_notice(&["admin".to_string()]));
+    assert_eq!(text(&notice), "Only admin can confirm this.");
+    let describedby = part(&root, "card")
+        .get_attribute("aria-describedby")
+        .unwrap();
+    assert!(describedby.split(' ').any(|id| id == notice.id()));
+
+    // Showing an allowed card next clears both.
+    let (_log, on_decision) = recorder();
+    layer.show(model("t"), 500.0, on_decision).unwrap();
+    assert!(!button(&root, "confirm").disabled());
+    assert!(is_hidden(&notice));
+    drop(layer);
+    container.remove();
+}
+
+fn press_tab(target: &Element, shift: bool) -> KeyboardEvent {
+    let init = KeyboardEventInit::new();
+    init.set_key("Tab");
+    init.set_shift_key(shift);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    target.dispatch_event(&event).unwrap();
+    event
+}
+
+#[wasm_bindgen_test]
+fn tab_stays_inside_the_card() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (_log, on_decision) = recorder();
+    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let root = layer.shadow_root_for_tests();
+    let cancel: Element = button(&root, "cancel").into();
+    let confirm: Element = button(&root, "confirm").into();
+
+    assert!(press_tab(&cancel, false).default_prevented());
+    assert_eq!(root.active_element().as_ref(), Some(&confirm));
+    press_tab(&confirm, false);
+    assert_eq!(root.active_element().as_ref(), Some(&cancel));
+    press_tab(&cancel, true);
+    assert_eq!(root.active_element().as_ref(), Some(&confirm));
+    press_tab(&confirm, true);
+    assert_eq!(root.active_element().as_ref(), Some(&cancel));
+
+    // With Confirm disabled, Cancel is the only stop.
+    let (_log, on_decision) = recorder();
+    layer
+        .show(
+            model("s").restrict_to(&["owner".to_string()]),
+            500.0,
+            on_decision,
+        )
+        .unwrap();
+    press_tab(&cancel, false);
+    assert_eq!(root.active_element().as_ref(), Some(&cancel));
+    press_tab(&cancel, true);
+    assert_eq!(root.active_element().as_ref(), Some(&cancel));
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn countdown_ticks_every_second() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (_log, on_decision) = recorder();
+    let mut card = model("s");
+    card.expires_at = js_sys::Date::now() + 2_500.0;
+    layer.show(card, 500.0, on_decision).unwrap();
+    let countdown = part(&layer.shadow_root_for_tests(), "countdown");
+    assert_eq!(text(&countdown), "Expires in 0:03");
+    TimeoutFuture::new(1_100).await;
+    assert_eq!(text(&countdown), "Expires in 0:02");
+    TimeoutFuture::new(2_000).await;
+    assert_eq!(text(&countdown), "Expired");
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_decision_for_one_card_never_lands_on_the_next() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (log_a, on_a) = recorder();
+    layer.show(model("a"), 500.0, on_a).unwrap();
+    let root = layer.shadow_root_for_tests();
+    button(&root, "cancel").click();
+    // Card B replaces A before A's decision is delivered.
+    let (log_b, on_b) = recorder();
+    layer.show(model("b"), 500.0, on_b).unwrap();
+    settle().await;
+    assert!(log_a.borrow().is_empty());
+    assert!(log_b.borrow().is_empty());
+    assert_eq!(text(&part(&root, "summary")), "b");
+    // B is live.
+    button(&root, "cancel").click();
+    settle().await;
+    assert_eq!(*log_b.borrow(), vec![Decision::Cancel]);
+    drop(layer);
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+async fn on_decision_may_show_the_next_card_or_drop_the_layer() {
+    let container = container();
+    let slot: Rc<RefCell<Option<CardLayer>>> =
+        Rc::new(RefCell::new(Some(CardLayer::new(&container).unwrap())));
+    let decisions: Log = Rc::default();
+
+    // First decision shows the next card from inside the callback; the second drops the layer.
+    let on_second: Rc<dyn Fn(Decision)> = {
+        let (slot, decisions) = (slot.clone(), decisions.clone());
+        Rc::new(move |d| {
+            decisions.borrow_mut().push(d);
+            slot.borrow_mut().take();
+        })
+    };
+    let on_first: Rc<dyn Fn(Decision)> = {
+        let (slot, decisions) = (slot.clone(), decisions.clone());
+        Rc::new(move |d| {
+            decisions.borrow_mut().push(d);
+            let mut layer = slot.borrow_mut();
+            let layer = layer.as_mut().unwrap();
+            layer.close();
+            layer
+                .show(model("second"), 500.0, on_second.clone())
+                .unwrap();
+        })
+    };
+    slot.borrow_mut()
+        .as_mut()
+        .unwrap()
+        .show(model("first"), 500.0, on_first)
+        .unwrap();
+    let root = slot.borrow().as_ref().unwrap().shadow_root_for_tests();
+
+    button(&root, "cancel").click();
+    settle().await;
+    assert_eq!(text(&part(&root, "summary")), "second");
+    assert!(slot.borrow().as_ref().unwrap().is_open());
+
+    button(&root, "cancel").click();
+    settle().await;
+    assert!(slot.borrow().is_none());
+    assert_eq!(container.child_element_count(), 0, "drop removes the host");
+    assert_eq!(
+        *decisions.borrow(),
+        vec![Decision::Cancel, Decision::Cancel]
+    );
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+fn drop_removes_the_host() {
+    let container = container();
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (_log, on_decision) = recorder();
+    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let host = container.first_element_child().unwrap();
+    drop(layer);
+    assert_eq!(container.child_element_count(), 0);
+    assert!(!host.is_connected());
+    container.remove();
+}
+
+#[wasm_bindgen_test]
+fn show_fails_cleanly_when_the_container_is_detached() {
+    let detached = document().create_element("div").unwrap();
+    let mut layer = CardLayer::new(&detached).unwrap();
+    let (_log, on_decision) = recorder();
+    assert!(layer.show(model("s"), 500.0, on_decision).is_err());
+    assert!(!layer.is_open());
+}
