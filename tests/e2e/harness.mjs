@@ -29,9 +29,15 @@ export async function launch() {
  * Opens a fresh page on the blank fixture with `window.coworkkit` loaded. Every console error
  * and uncaught page error is collected in `page.problems`.
  */
-export async function openFixture(env, path = "fixtures/blank.html") {
+export async function openFixture(env, path = "fixtures/blank.html", openShadowRoots = false) {
   const context = await env.browser.newContext();
   const page = await context.newPage();
+  if (openShadowRoots) {
+    await page.addInitScript(() => {
+      const attach = Element.prototype.attachShadow;
+      Element.prototype.attachShadow = function (init) { return attach.call(this, { ...init, mode: "open" }); };
+    });
+  }
   page.problems = [];
   page.on("pageerror", (e) => page.problems.push(`pageerror: ${e.message}`));
   page.on("console", (m) => { if (m.type() === "error") page.problems.push(`console.error: ${m.text()}`); });
