@@ -8,6 +8,7 @@ import { startServer } from "../../scripts/serve.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 export const FLAGS = [
+  "--js-flags=--expose-gc",
   "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
   "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
 ];
@@ -15,7 +16,8 @@ export const FLAGS = [
 /** Starts the server and the browser once per test file. */
 export async function launch() {
   const server = await startServer({
-    mounts: [["/pkg/", join(ROOT, "pkg")], ["/fixtures/", join(ROOT, "tests/e2e/fixtures")], ["/", join(ROOT, "www")]],
+    mounts: [["/pkg/", join(ROOT, "pkg")], ["/fixtures/", join(ROOT, "tests/e2e/fixtures")],
+      ["/node_modules/", join(ROOT, "tests/e2e/node_modules")], ["/", join(ROOT, "www")]],
   });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
   return {

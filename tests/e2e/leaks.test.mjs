@@ -1,0 +1,100 @@
+// Every closure and listener the SDK hands to the browser has an owner (STYLE habits 3–4):
+// churning actions and cards leaves no listeners, DOM or wasm memory behind.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { launch, openFixture, clickPart, waitCard } from "./harness.mjs";
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+/** Event listeners on window, document and every element (closed shadow roots included). */
+async function listenerCount(page) {
+  const { root } = await page.cdp.send("DOM.getDocument", { depth: -1, pierce: true });
+  const ids = [];
+  const walk = (n) => {
+    if (n.nodeType === 1) ids.push(n.backendNodeId);
+    for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) walk(c);
+  };
+  walk(root);
+  let count = 0;
+  const objects = [];
+  for (const expr of ["window", "document"]) {
+    const { result } = await page.cdp.send("Runtime.evaluate", { expression: expr });
+    objects.push(result.objectId);
+  }
+  for (const backendNodeId of ids) {
+    const { object } = await page.cdp.send("DOM.resolveNode", { backendNodeId });
+    objects.push(object.objectId);
+  }
+  for (const objectId of objects) {
+    const { listeners } = await page.cdp.send("DOMDebugger.getEventListeners", { objectId });
+    count += listeners.length;
+  }
+  return { count, elements: ids.length };
+}
+
+test("10,000 actions registered and disposed, and 1,000 cards settled, leave nothing behind", async () => {
+  const page = await openFixture(env);
+  await page.evaluate(() => {
+    window.ck = new window.coworkkit.Coworkkit({ armDelayMs: 0 });
+  });
+  const churnActions = (n) => page.evaluate((n) => {
+    for (let i = 0; i < n; i++) {
+      const h = window.ck.defineAction({ name: `a${i}`, description: "d", run: () => i });
+      const off = window.ck.useAction({ name: `b${i}`, description: "d", control: "hard", run: () => i });
+      const unsubscribe = window.ck.on("record", () => {});
+      h.dispose();
+      off();
+      unsubscribe();
+    }
+  }, n);
+  const churnCards = (n) => page.evaluate(async (n) => {
+    const h = window.ck.defineAction({ name: "deleteThing", description: "d", control: "hard", run: () => 1 });
+    for (let i = 0; i < n; i++) {
+      const done = window.ck.invoke({ name: "deleteThing", args: { i } });
+      window.ck.cancel(window.ck.pending()[0].id);
+      await done;
+    }
+    h.dispose();
+  }, n);
+  const confirmCards = async (n) => {
+    await page.evaluate(() => {
+      window.h = window.ck.defineAction({ name: "dropThing", description: "d", control: "hard", run: () => 1 });
+    });
+    for (let i = 0; i < n; i++) {
+      await page.evaluate((i) => { window.last = window.ck.invoke({ name: "dropThing", args: { i } }); }, i);
+      await waitCard(page, (s) => s.open);
+      await clickPart(page, "confirm");
+      assert.equal((await page.evaluate(() => window.last)).gate, "confirmed");
+    }
+    await page.evaluate(() => window.h.dispose());
+  };
+  // Closures handed to JS (a handle's dispose, an unsubscribe function) are freed by
+  // wasm-bindgen's FinalizationRegistry when JS collects them: collect (Chromium runs with
+  // --expose-gc) and let the finalizers run before reading the memory.
+  const wasmBytes = () => page.evaluate(async () => {
+    for (let i = 0; i < 3; i++) { gc(); await new Promise((r) => setTimeout(r, 30)); }
+    return window.wasmMemoryBytes();
+  });
+
+  // Warm up: the card layer is created once and kept; the engine's memory of the last 1024
+  // settled calls fills up; allocators reach their working size.
+  await churnActions(1000);
+  await churnCards(1100);
+  await confirmCards(5);
+  const before = { ...(await listenerCount(page)), wasm: await wasmBytes() };
+
+  await churnActions(10_000);
+  await churnCards(1000);
+  await confirmCards(20);
+  const afterChurn = { ...(await listenerCount(page)), wasm: await wasmBytes() };
+
+  assert.equal(afterChurn.count, before.count, "event listeners");
+  assert.equal(afterChurn.elements, before.elements, "elements");
+  assert.equal(afterChurn.wasm, before.wasm, "wasm linear memory grew");
+  await page.evaluate(() => window.ck.dispose());
+  const disposed = await listenerCount(page);
+  assert.ok(disposed.count < before.count, "dispose removes the SDK's own listeners");
+  assert.deepEqual(page.problems, []);
+});
