@@ -1,0 +1,52 @@
+// Types of `coworkkit/react` (react.js). Hand-written; the SDK's own types come from the
+// wasm-bindgen declarations next to this file.
+import type { ReactElement, ReactNode } from "react";
+import type {
+  ActionHandle,
+  ActionSpec,
+  Coworkkit,
+  CoworkkitOptions,
+  Json,
+  Proposal,
+} from "./coworkkit.js";
+
+export type { ActionHandle, ActionSpec, Coworkkit, CoworkkitOptions, Proposal };
+
+/**
+ * The instance options as props, plus the tree that may use the instance. Options are read
+ * once, when the instance is created; `onActionRecord` and `approver` always call the latest.
+ */
+export interface CoworkkitProviderProps extends CoworkkitOptions {
+  children?: ReactNode;
+}
+
+/**
+ * Instantiates the wasm (calling `init()` itself), creates one `Coworkkit` for the tree below,
+ * StrictMode-safe, and disposes it on unmount (settling waiting cards as cancelled).
+ */
+export function CoworkkitProvider(props: CoworkkitProviderProps): ReactElement;
+
+/**
+ * Registers `spec` while the calling component is mounted. `run` and `confirmationSummary`
+ * always call the latest render's functions; the action is registered again only when a
+ * declared field (name, description, control, input, approvers, …) changes.
+ */
+export function useAction<A = { [key: string]: Json }, R = unknown>(spec: ActionSpec<A, R>): void;
+
+/** The provider's instance; `null` while the wasm is loading. Throws outside a provider. */
+export function useCoworkkit(): Coworkkit | null;
+
+/** The hard proposals waiting for a person; empty while the wasm is loading. */
+export function usePending(): readonly Proposal[];
+
+/**
+ * A module-level action, registered on every mounted provider's instance (and on providers
+ * mounted later) until its handle is disposed.
+ */
+export function defineAction<A = { [key: string]: Json }, R = unknown>(spec: ActionSpec<A, R>): ActionHandle;
+
+/**
+ * Instantiates the wasm (safe to call any number of times); the provider calls it. Call it
+ * yourself only to start loading early, or before using the root entry's `Coworkkit` outside React.
+ */
+export function initCoworkkit(): Promise<void>;

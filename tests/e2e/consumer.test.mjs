@@ -1,0 +1,235 @@
+// The package as a consumer gets it (issue 8): `npm pack` of pkg/, installed from the tarball
+// into a fresh Vite + React app in a temporary folder, bundled by `vite build` without plugins,
+// type-checked with `tsc --noEmit --strict`, and driven in headless Chromium; plus a plain page
+// that imports the installed files as ES modules, no bundler. Needs ./scripts/build-pkg first.
+// COWORKKIT_KEEP_CONSUMER=1 keeps the temporary folder for a look.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { chromium } from "playwright-core";
+import { startServer } from "../../scripts/serve.mjs";
+import { FLAGS, openFixture, clickPart, waitCard, sleep } from "./harness.mjs";
+
+const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
+const PKG = resolve(ROOT, process.env.COWORKKIT_PKG ?? "pkg"); // another built copy: COWORKKIT_PKG=dir
+const FIXTURES = join(ROOT, "tests/e2e/consumer");
+// Exact versions: the consumer is reproducible and `--prefer-offline` hits the npm cache.
+const VERSIONS = {
+  react: "19.3.1", "react-dom": "19.3.1",
+  vite: "8.4.0", typescript: "7.0.2", "@types/react": "19.3.3", "@types/react-dom": "19.3.0",
+};
+
+const exec = promisify(execFile);
+/** Runs a command, failing with its output; returns stdout. */
+async function sh(cmd, args, options = {}) {
+  try {
+    const { stdout } = await exec(cmd, args, { maxBuffer: 64 << 20, ...options, env: { ...process.env, ...options.env } });
+    return stdout;
+  } catch (e) {
+    throw new Error(`${cmd} ${args.join(" ")} failed:\n${e.stdout ?? ""}\n${e.stderr ?? e.message}`);
+  }
+}
+
+let tmp, app, tarball, server, browser;
+const timings = {};
+async function timed(name, fn) {
+  const start = Date.now();
+  try { return await fn(); } finally { timings[name] = Date.now() - start; }
+}
+
+before(async () => {
+  assert.ok(existsSync(join(PKG, "package.json")), "pkg/ is missing: run ./scripts/build-pkg first");
+  tmp = mkdtempSync(join(tmpdir(), "coworkkit-consumer-"));
+  app = join(tmp, "app");
+  const packed = await timed("npm pack", () =>
+    sh("npm", ["pack", PKG, "--pack-destination", tmp, "--json", "--loglevel=error"]));
+  tarball = join(tmp, JSON.parse(packed)[0].filename);
+
+  cpSync(join(FIXTURES, "react-app"), app, { recursive: true });
+  const { react, "react-dom": reactDom, ...dev } = VERSIONS;
+  writeFileSync(join(app, "package.json"), JSON.stringify({
+    name: "coworkkit-consumer", private: true, type: "module",
+    dependencies: { coworkkit: `file:${tarball}`, react, "react-dom": reactDom },
+    devDependencies: dev,
+  }, null, 2));
+  await timed("npm install", () => sh("npm", [
+    "install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "--no-update-notifier",
+  ], { cwd: app }));
+
+  // Production React, and development React (where StrictMode double-mounts) under /dev/.
+  const vite = join(app, "node_modules/.bin/vite");
+  // One after the other: Vite 8 refuses a second build of the same project while one runs.
+  await timed("vite build", () =>
+    sh(vite, ["build", "--logLevel", "warn"], { cwd: app, env: { NODE_ENV: "production" } }));
+  await timed("vite build (dev)", () =>
+    sh(vite, ["build", "--logLevel", "warn", "--base", "/dev/", "--outDir", "dist-dev"],
+      { cwd: app, env: { NODE_ENV: "development" } }));
+
+  server = await startServer({
+    mounts: [
+      ["/plain/", FIXTURES],
+      ["/coworkkit/", join(app, "node_modules/coworkkit")],
+      ["/dev/", join(app, "dist-dev")],
+      ["/", join(app, "dist")],
+    ],
+  });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (tmp && !process.env.COWORKKIT_KEEP_CONSUMER) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  console.log(`# consumer timings (ms): ${JSON.stringify(timings)}`);
+});
+
+const env = () => ({ url: server.url, browser });
+
+test("the tarball holds exactly the files of `files`, and its .d.ts have no `any` in public types", async () => {
+  const listed = (await sh("tar", ["-tzf", tarball])).trim().split("\n").map((f) => f.replace(/^package\//, "")).sort();
+  assert.deepEqual(listed, [
+    "README.md", "coworkkit.d.ts", "coworkkit.js", "coworkkit_bg.wasm", "package.json", "react.d.ts", "react.js",
+  ]);
+  const installed = join(app, "node_modules/coworkkit");
+  const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
+  assert.deepEqual(Object.keys(manifest.exports["./react"]), ["types", "import", "default"]);
+  assert.equal(manifest.peerDependenciesMeta.react.optional, true);
+
+  // wasm-bindgen's only `any`s are the raw wasm exports listed in `interface InitOutput` (what
+  // `init()` resolves to: ABI functions such as `coworkkit_invoke: (a: number, b: any) => any`,
+  // never meant to be called). They are allowed there and nowhere else.
+  for (const file of ["coworkkit.d.ts", "react.d.ts"]) {
+    let inInitOutput = false;
+    const offending = [];
+    readFileSync(join(installed, file), "utf8").split("\n").forEach((line, i) => {
+      if (/^export interface InitOutput \{/.test(line)) inInitOutput = true;
+      const code = line.replace(/\/\/.*$|\/\*.*?\*\/|^\s*\*.*$/g, "");
+      const rawExport = /^\s*readonly [A-Za-z0-9_]+: \(.*\) => .*;$/.test(line);
+      if (/\bany\b/.test(code) && !(inInitOutput && rawExport)) offending.push(`${file}:${i + 1}: ${line.trim()}`);
+      if (inInitOutput && /^\}/.test(line)) inInitOutput = false;
+    });
+    assert.deepEqual(offending, [], `\`any\` in public types of ${file}`);
+  }
+});
+
+test("tsc --noEmit --strict passes on a usage file; a wrong control level is a type error", async () => {
+  const usage = readFileSync(join(app, "src/usage.ts"), "utf8");
+  assert.ok((usage.match(/@ts-expect-error "medium"/g) ?? []).length >= 5, "the usage file checks wrong levels");
+  // An unused @ts-expect-error is itself an error, so a passing run proves each one fired.
+  await timed("tsc", () => sh(join(app, "node_modules/.bin/tsc"), ["--noEmit", "--strict", "-p", "tsconfig.json"], { cwd: app }));
+});
+
+test("vite build emits the wasm as an asset with no plugin and no config", () => {
+  const assets = readdirSync(join(app, "dist/assets"));
+  const wasm = assets.find((f) => /^coworkkit_bg-.*\.wasm$/.test(f));
+  assert.ok(wasm, `no wasm asset in ${assets}`);
+  const js = assets.filter((f) => f.endsWith(".js")).map((f) => readFileSync(join(app, "dist/assets", f), "utf8")).join("");
+  assert.ok(js.includes(wasm), "the bundle loads the emitted wasm by its hashed name");
+});
+
+/** The React app's whole story; `strict` = development React, where StrictMode double-mounts. */
+async function reactStory(path, strict) {
+  const page = await openFixture(env(), path);
+  page.setDefaultTimeout(5000);
+  const value = (expr) => page.evaluate(expr);
+  const count = (list, name) => page.evaluate(([l, n]) => window[l].filter((x) => x === n).length, [list, name]);
+  const text = (sel) => page.textContent(sel);
+  const until = async (fn, what) => {
+    for (const end = Date.now() + 5000; Date.now() < end; await sleep(20)) if (await fn()) return;
+    throw new Error(`timed out waiting for ${what}`);
+  };
+
+  // A module-level defineAction is bound to the provider's instance.
+  const ping = await value(() => window.ck.invoke({ name: "ping" }));
+  assert.equal(ping.gate, "fired");
+  assert.equal(ping.result, "pong");
+
+  // Mounting registers the action; StrictMode's mount/unmount/mount leaves one live registration.
+  await page.click("#mount");
+  await page.waitForSelector("#danger");
+  assert.equal(await count("registrations", "deleteProject"), strict ? 2 : 1);
+  assert.equal(await count("unregistrations", "deleteProject"), strict ? 1 : 0);
+
+  // New closures and a new `input` literal on every render: no re-registration.
+  await page.click("#bump");
+  await page.click("#bump");
+  await until(async () => (await text("#danger")).includes("render 2"), "render 2");
+  assert.equal(await count("registrations", "deleteProject"), strict ? 2 : 1);
+
+  await value(() => { window.outcome = null; window.ck.invoke({ name: "deleteProject", args: { projectId: "p1" }, callId: "c1" }).then((o) => { window.outcome = o; }); });
+  const card = await waitCard(page, (s) => s.open);
+  assert.equal(card.summary, "Delete p1? (render 2)", "the summary of the latest render");
+  await until(async () => (await text("#pending")) === "1", "the pending indicator");
+
+  // A render while the card waits (app-driven: the modal card makes the page inert to the
+  // mouse): Confirm runs the latest `run`.
+  await value(() => document.getElementById("bump").click());
+  await until(async () => (await text("#danger")).includes("render 3"), "render 3");
+  await sleep(600); // the default 500 ms arm delay
+  await clickPart(page, "confirm");
+  await until(() => value(() => window.outcome !== null), "the outcome");
+  const outcome = await value(() => window.outcome);
+  assert.equal(outcome.gate, "confirmed");
+  assert.equal(outcome.ok, true);
+  assert.deepEqual(outcome.result, { deleted: "p1", version: 3 });
+  assert.deepEqual(await value(() => window.runs), [{ projectId: "p1", version: 3 }]);
+  await until(async () => (await text("#pending")) === "0", "the indicator to clear");
+  const record = await value(() => window.records.find((r) => r.action === "deleteProject"));
+  assert.equal(record.gate, "confirmed");
+
+  // Unmounting unregisters: the agent's next call finds no such action.
+  await page.click("#unmount");
+  await page.waitForSelector("#danger", { state: "detached" });
+  assert.equal(await count("unregistrations", "deleteProject"), strict ? 2 : 1);
+  const gone = await value(() => window.ck.invoke({ name: "deleteProject", args: { projectId: "p1" } }));
+  assert.equal(gone.gate, "rejected");
+  assert.equal(gone.error.code, "unknown_action");
+
+  // Mounted again (no duplicate_action), then unmounted while its card waits: the card's call
+  // is cancelled and the indicator clears.
+  await page.click("#mount");
+  await page.waitForSelector("#danger");
+  await value(() => { window.outcome = null; window.ck.invoke({ name: "deleteProject", args: { projectId: "p2" } }).then((o) => { window.outcome = o; }); });
+  await waitCard(page, (s) => s.open);
+  await until(async () => (await text("#pending")) === "1", "the pending indicator");
+  // The modal card makes the page inert to the mouse; the app itself unmounts the component.
+  await value(() => document.getElementById("unmount").click());
+  await until(() => value(() => window.outcome !== null), "the cancelled outcome");
+  assert.equal((await value(() => window.outcome)).gate, "cancelled");
+  await until(async () => (await text("#pending")) === "0", "the indicator to clear");
+
+  // One instance for the provider's life, disposed when the provider unmounts.
+  assert.equal(await value(() => window.instances.size), 1);
+  await page.click("#drop-provider");
+  await until(() => value(async () => (await window.ck.invoke({ name: "ping" })).gate === "cancelled"), "the instance to be disposed");
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+}
+
+test("Vite + React (production build): useAction's hard card, trusted Confirm, unmount unregisters", async () => {
+  await reactStory("", false);
+});
+
+test("Vite + React (development build): StrictMode's double mount does not double-register", async () => {
+  await reactStory("dev/", true);
+});
+
+test("a plain page imports the installed package as ES modules: init(), then a hard card", async () => {
+  const page = await openFixture(env(), "plain/plain.html");
+  await page.evaluate(() => { window.outcome = null; window.ck.invoke({ name: "emptyTrash" }).then((o) => { window.outcome = o; }); });
+  const card = await waitCard(page, (s) => s.open);
+  assert.equal(card.summary, "Empty the trash? 3 items go for good.");
+  await sleep(400);
+  await clickPart(page, "confirm");
+  await page.waitForFunction(() => window.outcome !== null);
+  const outcome = await page.evaluate(() => window.outcome);
+  assert.equal(outcome.gate, "confirmed");
+  assert.deepEqual(outcome.result, { emptied: 3 });
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -1,0 +1,76 @@
+// A small React app that uses the packed `coworkkit` the way an app would: no JSX (so the
+// consumer needs no React plugin), StrictMode around everything, the package from npm.
+// It exposes what the consumer test checks on `window`.
+import { StrictMode, createElement as h, useEffect, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { Coworkkit } from "coworkkit";
+import { CoworkkitProvider, defineAction, useAction, useCoworkkit, usePending } from "coworkkit/react";
+
+window.records = [];
+window.runs = [];
+window.registrations = [];
+window.unregistrations = [];
+window.instances = new Set();
+
+// Count registrations where they happen: the root entry's class, which coworkkit/react must
+// share (one module, one wasm instance) for this patch to see them.
+const register = Coworkkit.prototype.useAction;
+Coworkkit.prototype.useAction = function (spec) {
+  window.registrations.push(spec.name);
+  const dispose = register.call(this, spec);
+  return () => { window.unregistrations.push(spec.name); dispose(); };
+};
+
+defineAction({ name: "ping", description: "Answers pong.", control: "open", run: () => "pong" });
+
+function DeleteProject({ version }) {
+  useAction({
+    name: "deleteProject",
+    description: "Permanently delete a project.",
+    control: "hard",
+    // A fresh literal every render: it must not re-register the action.
+    input: { type: "object", properties: { projectId: { type: "string" } }, required: ["projectId"] },
+    confirmationSummary: (args) => `Delete ${args.projectId}? (render ${version})`,
+    run: (args) => {
+      window.runs.push({ projectId: args.projectId, version });
+      return { deleted: args.projectId, version };
+    },
+  });
+  return h("p", { id: "danger" }, `deleteProject is available (render ${version})`);
+}
+
+function PendingIndicator() {
+  const pending = usePending();
+  return h("output", { id: "pending" }, String(pending.length));
+}
+
+function Probe() {
+  const ck = useCoworkkit();
+  useEffect(() => {
+    if (ck === null) return;
+    window.ck = ck;
+    window.instances.add(ck);
+    window.ready = true;
+  }, [ck]);
+  return null;
+}
+
+function App() {
+  const [provider, setProvider] = useState(true);
+  const [mounted, setMounted] = useState(false);
+  const [version, setVersion] = useState(0);
+  const button = (id, onClick) => h("button", { id, type: "button", onClick }, id);
+  return h("main", null,
+    button("mount", () => setMounted(true)),
+    button("unmount", () => setMounted(false)),
+    button("bump", () => setVersion((v) => v + 1)),
+    button("drop-provider", () => setProvider(false)),
+    provider && h(CoworkkitProvider, { onActionRecord: (record) => window.records.push(record) },
+      h(Probe),
+      h(PendingIndicator),
+      mounted && h(DeleteProject, { version }),
+    ),
+  );
+}
+
+createRoot(document.getElementById("root")).render(h(StrictMode, null, h(App)));

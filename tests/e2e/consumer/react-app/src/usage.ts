@@ -1,0 +1,88 @@
+// Type-checked by the consumer test with `tsc --noEmit --strict` against the packed package:
+// both entries' types resolve through `exports`, and wrong uses are type errors.
+import init, { Coworkkit } from "coworkkit";
+import type { ActionRecord, ActionSpec, Outcome, Proposal } from "coworkkit";
+import {
+  CoworkkitProvider,
+  defineAction,
+  useAction,
+  useCoworkkit,
+  usePending,
+} from "coworkkit/react";
+import { createElement, type ReactElement } from "react";
+
+await init();
+
+const audit: ActionRecord[] = [];
+const ck = new Coworkkit({
+  defaultControl: "soft",
+  onActionRecord: (record) => { audit.push(record); },
+  approver: () => ({ id: "ann", role: "admin" }),
+  labels: { confirm: "Löschen" },
+});
+
+const spec: ActionSpec<{ projectId: string }, { deleted: string }> = {
+  name: "deleteProject",
+  description: "Permanently delete a project.",
+  control: "hard",
+  confirmationSummary: (args) => `Delete ${args.projectId}?`,
+  run: async (args, ctx) => {
+    const who: string | undefined = ctx.approver?.id;
+    void who;
+    return { deleted: args.projectId };
+  },
+};
+void spec;
+
+const handle = ck.defineAction({ name: "archive", description: "Archive it.", control: "soft", run: () => true });
+const name: string = handle.name;
+handle.dispose();
+void name;
+
+// @ts-expect-error "medium" is not a control level
+ck.defineAction({ name: "x", description: "x", control: "medium", run: () => 1 });
+// @ts-expect-error "medium" is not a control level
+new Coworkkit({ defaultControl: "medium" });
+
+const outcome: Outcome = await ck.invoke({ name: "archive", args: { id: 1 } });
+if (outcome.gate === "needs_confirmation") {
+  const token: string | undefined = outcome.confirmToken;
+  void token;
+}
+const waiting: Proposal[] = ck.pending();
+void waiting;
+const off: () => void = ck.on("proposal", (p) => { const id: string = p.id; void id; });
+off();
+
+const ping = defineAction({ name: "ping", description: "Answers pong.", run: () => "pong" });
+ping.dispose();
+// @ts-expect-error "medium" is not a control level
+defineAction({ name: "y", description: "y", control: "medium", run: () => 0 });
+
+function DeleteButton(props: { projectId: string }): ReactElement {
+  useAction<{ projectId: string }, { deleted: string }>({
+    name: "deleteProject",
+    description: "Permanently delete a project.",
+    control: "hard",
+    input: { type: "object", properties: { projectId: { type: "string" } }, required: ["projectId"] },
+    confirmationSummary: (args) => `Delete ${args.projectId}?`,
+    run: (args) => ({ deleted: args.projectId }),
+  });
+  // @ts-expect-error "medium" is not a control level
+  useAction({ name: "z", description: "z", control: "medium", run: () => 0 });
+  // @ts-expect-error run must return the declared result type
+  useAction<{ id: string }, number>({ name: "w", description: "w", run: () => "nope" });
+  const pending: readonly Proposal[] = usePending();
+  const instance: Coworkkit | null = useCoworkkit();
+  void instance?.invoke({ name: "deleteProject", args: { projectId: props.projectId } });
+  return createElement("span", null, `${pending.length} waiting`);
+}
+
+export const app: ReactElement = createElement(
+  CoworkkitProvider,
+  { defaultControl: "open", armDelayMs: 500, onActionRecord: (r: ActionRecord) => audit.push(r) },
+  createElement(DeleteButton, { projectId: "p1" }),
+);
+
+// @ts-expect-error "medium" is not a control level
+createElement(CoworkkitProvider, { defaultControl: "medium" });
