@@ -94,10 +94,10 @@ pub fn reads_destructive(name: &str) -> bool {
         while end < bytes.len() && !is_word_break(bytes, end) {
             end += 1;
         }
-        let word = &name[start..end];
+        let word = &bytes[start..end];
         if DESTRUCTIVE_WORDS
             .iter()
-            .any(|w| w.eq_ignore_ascii_case(word))
+            .any(|w| w.as_bytes().eq_ignore_ascii_case(word))
         {
             return true;
         }

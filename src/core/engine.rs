@@ -1,6 +1,6 @@
 //! The call engine: every rule of SPEC §1 and §3 as a sans-I/O state machine.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::rc::Rc;
 
@@ -8,7 +8,7 @@ use super::control::{resolve_control, Control, ControlSource};
 use super::error::Error;
 use super::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome};
 use super::schema::Schema;
-use super::value::{push_decimal, Value, MAX_DEPTH};
+use super::value::{heap_sort, push_decimal, Value, MAX_DEPTH};
 
 /// How many settled calls are remembered for idempotency (SPEC §3.2).
 pub const REMEMBERED_CALLS: usize = 1024;
@@ -351,6 +351,7 @@ enum CallState {
 }
 
 struct Call {
+    call_ref: CallRef,
     call_id: String,
     aliases: Vec<String>,
     action: ActionId,
@@ -366,6 +367,14 @@ struct Call {
     proposal: Option<ProposalId>,
     state: CallState,
     waiters: Vec<Ticket>,
+}
+
+/// Where a `callId`, alias or token points: a live call, or a remembered one by its settle
+/// sequence number (see [`Engine::memory`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Known {
+    Live(CallRef),
+    Settled(u64),
 }
 
 /// A settled call, kept for idempotency.
@@ -431,16 +440,22 @@ pub struct Engine<R: Clone> {
     nudged: Vec<String>,
     next_id: u64,
     next_record: u64,
-    live: BTreeMap<CallRef, Call>,
+    /// Calls not yet settled, in `CallRef` (creation) order, so lookups are a binary search
+    /// and every walk over them (expiry, cancellation) goes oldest first. Boxed: removing one
+    /// moves pointers, not calls.
+    #[allow(clippy::vec_box)]
+    live: Vec<Box<Call>>,
     /// Hard proposals in FIFO order; the front one is the visible card.
     queue: VecDeque<CallRef>,
     soft_waiting: usize,
-    remembered: BTreeMap<CallRef, Remembered<R>>,
-    remembered_order: VecDeque<CallRef>,
+    /// The last settled calls, oldest first; the one with settle sequence number `s` sits at
+    /// `s - remembered_base`.
+    remembered: VecDeque<Remembered<R>>,
+    remembered_base: u64,
     /// Every `callId` and alias of live and remembered calls.
-    call_ids: BTreeMap<String, CallRef>,
+    call_ids: HashMap<String, Known>,
     /// Outstanding and used soft tokens of live and remembered calls.
-    tokens: BTreeMap<String, CallRef>,
+    tokens: HashMap<String, Known>,
     hand_mode: bool,
     disposed: bool,
     effects: VecDeque<Effect<R>>,
@@ -457,13 +472,13 @@ impl<R: Clone> Engine<R> {
             nudged: Vec::new(),
             next_id: 1,
             next_record: 1,
-            live: BTreeMap::new(),
+            live: Vec::new(),
             queue: VecDeque::new(),
             soft_waiting: 0,
-            remembered: BTreeMap::new(),
-            remembered_order: VecDeque::new(),
-            call_ids: BTreeMap::new(),
-            tokens: BTreeMap::new(),
+            remembered: VecDeque::new(),
+            remembered_base: 0,
+            call_ids: HashMap::new(),
+            tokens: HashMap::new(),
             hand_mode: false,
             disposed: false,
             effects: VecDeque::new(),
@@ -511,7 +526,7 @@ impl<R: Clone> Engine<R> {
     pub fn pending(&self) -> Vec<ProposalInfo> {
         self.queue
             .iter()
-            .filter_map(|c| self.live.get(c).and_then(|call| self.info(call)))
+            .filter_map(|c| self.live(*c).and_then(|call| self.info(call)))
             .collect()
     }
 
@@ -527,8 +542,7 @@ impl<R: Clone> Engine<R> {
         !self.disposed
             && self.queue_index(proposal) == Some(0)
             && self
-                .live
-                .get(&self.queue[0])
+                .live(self.queue[0])
                 .is_some_and(|call| self.role_allowed(call.action, role))
     }
 
@@ -646,7 +660,9 @@ impl<R: Clone> Engine<R> {
             Some(_) => return Err(Error::ProposalNotVisible),
         }
         let call_ref = self.queue[0];
-        let call = &self.live[&call_ref];
+        let Some(call) = self.live(call_ref) else {
+            return Err(Error::UnknownProposal);
+        };
         let role = approver.as_ref().and_then(|a| a.role.as_deref());
         if !self.role_allowed(call.action, role) {
             return Err(Error::NotAdmin);
@@ -684,7 +700,7 @@ impl<R: Clone> Engine<R> {
     pub fn run_finished(&mut self, call: CallRef, result: Result<R, Error>, now: f64) {
         self.tick(now);
         if matches!(
-            self.live.get(&call).map(|c| &c.state),
+            self.live(call).map(|c| &c.state),
             Some(CallState::Running { .. })
         ) {
             self.settle(call, End::Ran(result), now);
@@ -703,11 +719,11 @@ impl<R: Clone> Engine<R> {
         let mut due: Vec<(f64, CallRef)> = self
             .live
             .iter()
-            .filter_map(|(r, c)| match c.state {
+            .filter_map(|c| match c.state {
                 CallState::SoftWaiting { expires_at } | CallState::HardPending { expires_at }
                     if expires_at <= now =>
                 {
-                    Some((expires_at, *r))
+                    Some((expires_at, c.call_ref))
                 }
                 _ => None,
             })
@@ -715,7 +731,10 @@ impl<R: Clone> Engine<R> {
         if due.is_empty() {
             return;
         }
-        due.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // (deadline, call) pairs are unique, so the unstable sort orders them exactly.
+        heap_sort(&mut due, |a, b| {
+            a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).is_lt()
+        });
         for (_, call_ref) in due {
             let end = End::NotRun {
                 gate: Gate::Timeout,
@@ -732,7 +751,7 @@ impl<R: Clone> Engine<R> {
     /// The next deadline (epoch ms) at which [`tick`](Self::tick) has something to expire.
     pub fn poll_timeout(&self) -> Option<f64> {
         self.live
-            .values()
+            .iter()
             .filter_map(|c| match c.state {
                 CallState::SoftWaiting { expires_at } | CallState::HardPending { expires_at } => {
                     Some(expires_at)
@@ -864,7 +883,8 @@ impl<R: Clone> Engine<R> {
         };
         let call_ref = CallRef(self.next());
         let expires_at = now + self.config.confirm_timeout_ms;
-        let mut call = Call {
+        let mut call = Box::new(Call {
+            call_ref,
             call_id: call_id.clone(),
             aliases: Vec::new(),
             action,
@@ -883,20 +903,20 @@ impl<R: Clone> Engine<R> {
                 approver: None,
             },
             waiters: Vec::new(),
-        };
-        self.call_ids.insert(call_id.clone(), call_ref);
+        });
+        self.call_ids.insert(call_id.clone(), Known::Live(call_ref));
         match req.control {
             Control::Open => {
                 call.waiters.push(req.ticket);
-                self.live.insert(call_ref, call);
+                self.live.push(call);
                 self.start_run(call_ref, Gate::Fired, None);
             }
             Control::Soft => {
                 let token = self.random_id("ckt_");
-                self.tokens.insert(token.clone(), call_ref);
+                self.tokens.insert(token.clone(), Known::Live(call_ref));
                 call.token = Some(token.clone());
                 call.state = CallState::SoftWaiting { expires_at };
-                self.live.insert(call_ref, call);
+                self.live.push(call);
                 self.soft_waiting += 1;
                 self.answer(req.ticket, needs_confirmation(call_id, token, expires_at));
             }
@@ -906,7 +926,7 @@ impl<R: Clone> Engine<R> {
                 call.state = CallState::HardPending { expires_at };
                 call.waiters.push(req.ticket);
                 let info = self.info(&call).expect("hard pending");
-                self.live.insert(call_ref, call);
+                self.live.push(call);
                 self.effects.push_back(Effect::Proposal(info));
                 self.queue.push_back(call_ref);
                 if self.queue.len() == 1 {
@@ -922,26 +942,29 @@ impl<R: Clone> Engine<R> {
     /// other args or action → `call_id_conflict`.
     fn resend(
         &mut self,
-        known: CallRef,
+        known: Known,
         req: Refusal,
         token: Option<String>,
         decline: bool,
         host_rejection: Option<Error>,
         now: f64,
     ) {
-        let same = match (self.live.get(&known), self.remembered.get(&known)) {
-            (Some(c), _) => c.name == req.name && c.args.canonical_eq(&req.args),
-            (None, Some(m)) => m.name == req.name && m.args.canonical_eq(&req.args),
-            (None, None) => false,
+        let known = match known {
+            Known::Settled(seq) => {
+                return match self.memory(seq) {
+                    Some(m) if m.name == req.name && m.args.canonical_eq(&req.args) => {
+                        let outcome = m.outcome.clone();
+                        self.answer(req.ticket, outcome)
+                    }
+                    _ => self.refuse(req, Gate::Rejected, Error::CallIdConflict, now),
+                };
+            }
+            Known::Live(call_ref) => call_ref,
         };
-        if !same {
-            return self.refuse(req, Gate::Rejected, Error::CallIdConflict, now);
-        }
-        if let Some(m) = self.remembered.get(&known) {
-            let outcome = m.outcome.clone();
-            return self.answer(req.ticket, outcome);
-        }
-        let call = self.live.get_mut(&known).expect("checked above");
+        let call = match self.live_mut(known) {
+            Some(c) if c.name == req.name && c.args.canonical_eq(&req.args) => c,
+            _ => return self.refuse(req, Gate::Rejected, Error::CallIdConflict, now),
+        };
         match call.state {
             CallState::SoftWaiting { expires_at } => {
                 if token.is_some() || decline {
@@ -973,10 +996,23 @@ impl<R: Clone> Engine<R> {
         host_rejection: Option<Error>,
         now: f64,
     ) {
-        let Some(&call_ref) = self.tokens.get(token) else {
+        let call_ref = match self.tokens.get(token) {
+            Some(&Known::Live(call_ref)) => call_ref,
+            Some(&Known::Settled(seq)) => return self.replay_token(seq, req, now),
+            None => return self.refuse(req, Gate::Rejected, Error::BadToken, now),
+        };
+        let Some(call) = self.live(call_ref) else {
             return self.refuse(req, Gate::Rejected, Error::BadToken, now);
         };
-        if let Some(m) = self.remembered.get(&call_ref) {
+        if call.name != req.name || !call.args.canonical_eq(&req.args) {
+            return self.refuse(req, Gate::Rejected, Error::BadToken, now);
+        }
+        self.redeem_live(call_ref, req, decline, host_rejection, now);
+    }
+
+    /// The token of a settled call was presented again.
+    fn replay_token(&mut self, seq: u64, req: Refusal, now: f64) {
+        if let Some(m) = self.memory(seq) {
             // A used (or expired, or declined) token: no second run, ever.
             if m.name != req.name || !m.args.canonical_eq(&req.args) {
                 return self.refuse(req, Gate::Rejected, Error::BadToken, now);
@@ -986,17 +1022,11 @@ impl<R: Clone> Engine<R> {
             }
             let outcome = m.outcome.clone();
             if let Some(alias) = req.call_id {
-                self.add_alias(call_ref, alias);
+                self.add_alias(Known::Settled(seq), alias);
             }
             return self.answer(req.ticket, outcome);
         }
-        let Some(call) = self.live.get(&call_ref) else {
-            return self.refuse(req, Gate::Rejected, Error::BadToken, now);
-        };
-        if call.name != req.name || !call.args.canonical_eq(&req.args) {
-            return self.refuse(req, Gate::Rejected, Error::BadToken, now);
-        }
-        self.redeem_live(call_ref, req, decline, host_rejection, now);
+        self.refuse(req, Gate::Rejected, Error::BadToken, now);
     }
 
     /// The token of a live call was presented for exactly its action and args.
@@ -1008,21 +1038,13 @@ impl<R: Clone> Engine<R> {
         host_rejection: Option<Error>,
         now: f64,
     ) {
-        let call = &self.live[&call_ref];
+        let Some(call) = self.live(call_ref) else {
+            return;
+        };
         match call.state {
             CallState::SoftWaiting { .. } => {}
             // Replayed while it runs: wait for the same terminal outcome.
-            _ => {
-                if let Some(alias) = req.call_id {
-                    self.add_alias(call_ref, alias);
-                }
-                self.live
-                    .get_mut(&call_ref)
-                    .expect("live")
-                    .waiters
-                    .push(req.ticket);
-                return;
-            }
+            _ => return self.adopt(call_ref, req.call_id, req.ticket),
         }
         let element = call.element;
         if !decline {
@@ -1061,33 +1083,38 @@ impl<R: Clone> Engine<R> {
     /// ticket waits for the call's outcome.
     fn adopt(&mut self, call_ref: CallRef, alias: Option<String>, ticket: Ticket) {
         if let Some(alias) = alias {
-            self.add_alias(call_ref, alias);
+            self.add_alias(Known::Live(call_ref), alias);
         }
-        if let Some(call) = self.live.get_mut(&call_ref) {
+        if let Some(call) = self.live_mut(call_ref) {
             call.waiters.push(ticket);
         }
     }
 
-    fn add_alias(&mut self, call_ref: CallRef, alias: String) {
-        let aliases = match (
-            self.live.get_mut(&call_ref),
-            self.remembered.get_mut(&call_ref),
-        ) {
-            (Some(c), _) if c.call_id != alias => &mut c.aliases,
-            (None, Some(m)) if m.call_id != alias => &mut m.aliases,
-            _ => return,
+    fn add_alias(&mut self, known: Known, alias: String) {
+        let (call_id, aliases) = match known {
+            Known::Live(call_ref) => match self.live_mut(call_ref) {
+                Some(c) => (&c.call_id, &mut c.aliases),
+                None => return,
+            },
+            Known::Settled(seq) => match self.memory_mut(seq) {
+                Some(m) => (&m.call_id, &mut m.aliases),
+                None => return,
+            },
         };
-        if aliases.len() >= MAX_ALIASES || aliases.contains(&alias) {
+        if *call_id == alias || aliases.len() >= MAX_ALIASES || aliases.contains(&alias) {
             return;
         }
         aliases.push(alias.clone());
-        self.call_ids.entry(alias).or_insert(call_ref);
+        self.call_ids.entry(alias).or_insert(known);
     }
 
     // ---- running and settling -------------------------------------------------------------
 
     fn start_run(&mut self, call_ref: CallRef, gate: Gate, approver: Option<Approver>) {
-        let call = self.live.get_mut(&call_ref).expect("live call");
+        let Some(index) = self.live_index(call_ref) else {
+            return;
+        };
+        let call = &mut self.live[index];
         call.state = CallState::Running {
             gate,
             approver: approver.clone(),
@@ -1105,7 +1132,7 @@ impl<R: Clone> Engine<R> {
 
     /// The one place a call ends: record, `resolved`, answers, `Settled`, then remembered.
     fn settle(&mut self, call_ref: CallRef, end: End<R>, now: f64) {
-        let Some(call) = self.live.get(&call_ref) else {
+        let Some(call) = self.live(call_ref) else {
             return;
         };
         match call.state {
@@ -1113,7 +1140,10 @@ impl<R: Clone> Engine<R> {
             CallState::SoftWaiting { .. } => self.soft_waiting -= 1,
             CallState::Running { .. } => {}
         }
-        let call = self.live.remove(&call_ref).expect("live call");
+        let Some(index) = self.live_index(call_ref) else {
+            return;
+        };
+        let call = *self.live.remove(index);
         let ran_gate = match &call.state {
             CallState::Running { gate, .. } => *gate,
             _ => Gate::Fired,
@@ -1218,21 +1248,31 @@ impl<R: Clone> Engine<R> {
         );
     }
 
+    /// Keeps a settled call for idempotency: its ids and token now point at the memory, and
+    /// the oldest memory beyond [`REMEMBERED_CALLS`] is forgotten with its ids.
     fn remember(&mut self, call_ref: CallRef, memory: Remembered<R>) {
-        self.remembered.insert(call_ref, memory);
-        self.remembered_order.push_back(call_ref);
-        while self.remembered_order.len() > REMEMBERED_CALLS {
-            let oldest = self.remembered_order.pop_front().expect("non-empty");
-            if let Some(old) = self.remembered.remove(&oldest) {
-                for id in core::iter::once(&old.call_id).chain(&old.aliases) {
-                    if self.call_ids.get(id) == Some(&oldest) {
-                        self.call_ids.remove(id);
-                    }
-                }
-                if let Some(token) = &old.token {
-                    self.tokens.remove(token);
-                }
-            }
+        let seq = self.remembered_base + self.remembered.len() as u64;
+        repoint(
+            &mut self.call_ids,
+            &memory,
+            Known::Live(call_ref),
+            Some(Known::Settled(seq)),
+        );
+        repoint(
+            &mut self.tokens,
+            &memory,
+            Known::Live(call_ref),
+            Some(Known::Settled(seq)),
+        );
+        self.remembered.push_back(memory);
+        while self.remembered.len() > REMEMBERED_CALLS {
+            let Some(old) = self.remembered.pop_front() else {
+                break;
+            };
+            let oldest = Known::Settled(self.remembered_base);
+            self.remembered_base += 1;
+            repoint(&mut self.call_ids, &old, oldest, None);
+            repoint(&mut self.tokens, &old, oldest, None);
         }
     }
 
@@ -1241,9 +1281,9 @@ impl<R: Clone> Engine<R> {
         let waiting: Vec<CallRef> = self
             .live
             .iter()
-            .filter(|(_, c)| !matches!(c.state, CallState::Running { .. }))
-            .filter(|(_, c)| action.map_or(true, |a| c.action == a))
-            .map(|(r, _)| *r)
+            .filter(|c| !matches!(c.state, CallState::Running { .. }))
+            .filter(|c| action.map_or(true, |a| c.action == a))
+            .map(|c| c.call_ref)
             .collect();
         for call_ref in waiting {
             self.settle(call_ref, cancelled(reason), now);
@@ -1311,7 +1351,7 @@ impl<R: Clone> Engine<R> {
     fn queue_index(&self, proposal: ProposalId) -> Option<usize> {
         self.queue
             .iter()
-            .position(|c| self.live.get(c).and_then(|call| call.proposal) == Some(proposal))
+            .position(|c| self.live(*c).and_then(|call| call.proposal) == Some(proposal))
     }
 
     /// Takes a proposal out of the queue: its card closes if it was visible and the next one
@@ -1322,8 +1362,9 @@ impl<R: Clone> Engine<R> {
         };
         self.queue.remove(index);
         if index == 0 {
-            let proposal = self.live[&call_ref].proposal.expect("hard call");
-            self.effects.push_back(Effect::CloseCard { proposal });
+            if let Some(proposal) = self.live(call_ref).and_then(|c| c.proposal) {
+                self.effects.push_back(Effect::CloseCard { proposal });
+            }
             self.show_front();
         } else {
             self.update_front();
@@ -1331,17 +1372,19 @@ impl<R: Clone> Engine<R> {
     }
 
     fn show_front(&mut self) {
-        let Some(call) = self.queue.front().and_then(|c| self.live.get(c)) else {
+        let Some(call) = self.queue.front().and_then(|c| self.live(*c)) else {
             return;
         };
-        let CallState::HardPending { expires_at } = call.state else {
+        let (CallState::HardPending { expires_at }, Some(proposal)) = (&call.state, call.proposal)
+        else {
             return;
         };
+        let expires_at = *expires_at;
         let approvers = self
             .entry(call.action)
             .and_then(|e| e.def.approvers.clone());
         self.effects.push_back(Effect::ShowCard {
-            proposal: call.proposal.expect("hard call"),
+            proposal,
             action: call.action,
             name: call.name.clone(),
             args: call.args.clone(),
@@ -1356,7 +1399,7 @@ impl<R: Clone> Engine<R> {
         if let Some(proposal) = self
             .queue
             .front()
-            .and_then(|c| self.live.get(c))
+            .and_then(|c| self.live(*c))
             .and_then(|c| c.proposal)
         {
             self.effects.push_back(Effect::UpdateCard {
@@ -1368,6 +1411,31 @@ impl<R: Clone> Engine<R> {
     }
 
     // ---- small helpers ------------------------------------------------------------------
+
+    fn live_index(&self, call_ref: CallRef) -> Option<usize> {
+        self.live
+            .binary_search_by(|c| c.call_ref.cmp(&call_ref))
+            .ok()
+    }
+
+    fn live(&self, call_ref: CallRef) -> Option<&Call> {
+        self.live_index(call_ref).map(|i| &*self.live[i])
+    }
+
+    fn live_mut(&mut self, call_ref: CallRef) -> Option<&mut Call> {
+        self.live_index(call_ref).map(|i| &mut *self.live[i])
+    }
+
+    /// The remembered call with settle sequence number `seq`, if not yet forgotten.
+    fn memory(&self, seq: u64) -> Option<&Remembered<R>> {
+        let index = usize::try_from(seq.checked_sub(self.remembered_base)?).ok()?;
+        self.remembered.get(index)
+    }
+
+    fn memory_mut(&mut self, seq: u64) -> Option<&mut Remembered<R>> {
+        let index = usize::try_from(seq.checked_sub(self.remembered_base)?).ok()?;
+        self.remembered.get_mut(index)
+    }
 
     fn next(&mut self) -> u64 {
         let id = self.next_id;
@@ -1421,6 +1489,31 @@ impl<R: Clone> Engine<R> {
         push_decimal(&mut id, self.next_record);
         self.next_record += 1;
         id
+    }
+}
+
+/// Every id of `memory` (its `callId`, aliases and token) that `map` points at `from` now points
+/// at `to`, or is dropped when `to` is `None`. Ids that point elsewhere are left alone.
+fn repoint<R>(
+    map: &mut HashMap<String, Known>,
+    memory: &Remembered<R>,
+    from: Known,
+    to: Option<Known>,
+) {
+    let ids = core::iter::once(&memory.call_id)
+        .chain(&memory.aliases)
+        .chain(&memory.token);
+    for id in ids {
+        if let Some(slot) = map.get_mut(id.as_str()) {
+            if *slot == from {
+                match to {
+                    Some(to) => *slot = to,
+                    None => {
+                        map.remove(id.as_str());
+                    }
+                }
+            }
+        }
     }
 }
 

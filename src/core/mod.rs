@@ -6,6 +6,8 @@ pub mod card;
 pub mod control;
 pub mod engine;
 pub mod error;
+pub mod interop;
 pub mod record;
 pub mod schema;
 pub mod value;
+pub mod watch;

@@ -13,7 +13,7 @@
 //! about a number, `properties` nothing about an array.
 
 use super::error::Error;
-use super::value::{push_decimal, Value};
+use super::value::{push_decimal, write_string, Value};
 
 const TYPE_NULL: u8 = 1;
 const TYPE_BOOLEAN: u8 = 2;
@@ -65,6 +65,8 @@ const UNSUPPORTED: [&str; 24] = [
 #[derive(Clone, Debug)]
 pub struct Schema {
     root: Node,
+    /// The schema as written, for tool manifests.
+    source: Value,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -100,7 +102,13 @@ impl Schema {
         let mut path = String::from("input");
         Ok(Schema {
             root: parse_node(spec, &mut path, 0)?,
+            source: spec.clone(),
         })
+    }
+
+    /// The JSON Schema this was parsed from, as written (manifests show it to the agent).
+    pub fn source(&self) -> &Value {
+        &self.source
     }
 
     /// Validates arguments; the first failure is [`Error::InvalidArgs`] naming its path,
@@ -252,7 +260,7 @@ fn render(path: &[Step<'_>], message: Failure) -> String {
             Step::Key(key) if is_identifier(key) => push_key(&mut out, key),
             Step::Key(key) => {
                 out.push('[');
-                Value::String((*key).into()).write_json(&mut out);
+                write_string(&mut out, key);
                 out.push(']');
             }
             Step::Index(i) => {

@@ -18,7 +18,10 @@ use web_sys::{AbortController, Element};
 
 use super::card::{CardLayer, Decision};
 use super::convert::{get, read_value, set, write_frozen};
+use super::hand::{read_element_spec, ElementTarget, HandUi};
+use super::interop::{read_input, thrown_error, verdict, ActionInput, Check};
 use super::listener::EventListener;
+use super::watch::WatchPanels;
 use crate::core::card::{approver_notice, summary_text, title_from_name, CardModel, Labels};
 use crate::core::control::Control;
 use crate::core::engine::{
@@ -27,24 +30,27 @@ use crate::core::engine::{
 };
 use crate::core::error::Error;
 use crate::core::record::{ActionRecord, Approver, Outcome, RecordOutcome};
-use crate::core::schema::Schema;
 use crate::core::value::Value;
 
 /// The SDK instance: actions, the call engine, the card and the events of one page.
 #[wasm_bindgen]
 pub struct Coworkkit {
-    inner: Rc<Inner>,
+    pub(crate) inner: Rc<Inner>,
 }
 
 /// What the web layer keeps per registered action, beside the engine's [`ActionDef`].
-struct JsAction {
+pub(crate) struct JsAction {
     run: Option<Function>,
     summary: Option<Function>,
     description: String,
+    /// Element actions: the target and operation, performed instead of `run`.
+    pub(crate) element: Option<ElementTarget>,
+    /// A Standard Schema `input` and the manifest's JSON Schema.
+    pub(crate) input: ActionInput,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum EventKind {
+pub(crate) enum EventKind {
     Proposal,
     Resolved,
     Record,
@@ -69,15 +75,15 @@ struct Subscriber {
     callback: Function,
 }
 
-struct Inner {
-    me: Weak<Inner>,
-    engine: RefCell<Engine<JsValue>>,
+pub(crate) struct Inner {
+    pub(crate) me: Weak<Inner>,
+    pub(crate) engine: RefCell<Engine<JsValue>>,
     on_record: Option<Function>,
     approver: Option<Function>,
     arm_delay_ms: f64,
-    container: Option<Element>,
+    pub(crate) container: Option<Element>,
     labels: Labels,
-    actions: RefCell<HashMap<ActionId, JsAction>>,
+    pub(crate) actions: RefCell<HashMap<ActionId, JsAction>>,
     waiters: RefCell<HashMap<Ticket, Function>>,
     /// The frozen JS snapshot of each live call's arguments, keyed by the engine's `Rc<Value>`:
     /// made once, so the summary, `run`, events and the record all see the same object.
@@ -88,8 +94,19 @@ struct Inner {
     timer: RefCell<Option<(f64, Timeout)>>,
     abort: AbortController,
     page_hide: RefCell<Option<EventListener>>,
-    disposed: Cell<bool>,
+    pub(crate) disposed: Cell<bool>,
+    /// One JS function per instance, `(kind, id) => void`, that disposers and unsubscribe
+    /// functions are bound to (`Function.prototype.bind`). Allocating a Rust closure per
+    /// registration would leave it alive until JS happens to collect the handle.
+    release: Function,
+    /// Hand mode's badge, switches and `visibilitychange` listener.
+    pub(crate) hand: RefCell<HandUi>,
+    /// Mounted Watch panels, fed every record.
+    pub(crate) watch: RefCell<WatchPanels>,
 }
+
+const RELEASE_ACTION: u32 = 0;
+const RELEASE_SUBSCRIBER: u32 = 1;
 
 /// `crypto.getRandomValues`, the engine's source of tokens and ids.
 struct WebCrypto(web_sys::Crypto);
@@ -217,6 +234,18 @@ impl Coworkkit {
             abort: AbortController::new().expect("AbortController"),
             page_hide: RefCell::new(None),
             disposed: Cell::new(false),
+            release: {
+                let weak = me.clone();
+                Closure::<dyn Fn(u32, f64)>::new(move |kind, id| {
+                    if let Some(inner) = weak.upgrade() {
+                        inner.release(kind, id);
+                    }
+                })
+                .into_js_value()
+                .unchecked_into()
+            },
+            hand: RefCell::default(),
+            watch: RefCell::default(),
         });
         // Leaving the page settles what waits (SPEC §3.4): a card must not outlive its page.
         let weak = Rc::downgrade(&inner);
@@ -328,13 +357,7 @@ impl Coworkkit {
                 });
             }
         }
-        let weak = inner.me.clone();
-        let off = Closure::<dyn FnMut()>::new(move || {
-            if let Some(inner) = weak.upgrade() {
-                inner.subscribers.borrow_mut().retain(|s| s.id != id);
-            }
-        });
-        Ok(off.into_js_value())
+        Ok(inner.release.bind2(&JsValue::NULL, &RELEASE_SUBSCRIBER.into(), &id.into()).into())
     }
 
     /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the
@@ -387,26 +410,66 @@ impl Inner {
         }
     }
 
+    /// An action's disposer: the instance's one `release` function bound to the action's id,
+    /// so registering allocates no closure on the Rust side.
     fn disposer(&self, id: ActionId) -> JsValue {
-        let weak = self.me.clone();
-        let dispose = Closure::<dyn FnMut()>::new(move || {
-            if let Some(inner) = weak.upgrade() {
-                inner.undefine(id);
-            }
-        });
-        dispose.into_js_value()
+        let id = id.as_u64() as f64;
+        self.release.bind2(&JsValue::NULL, &RELEASE_ACTION.into(), &id.into()).into()
+    }
+
+    /// What `release` does: unregister an action or drop a subscriber. Idempotent.
+    fn release(&self, kind: u32, id: f64) {
+        if kind == RELEASE_SUBSCRIBER {
+            self.subscribers.borrow_mut().retain(|s| f64::from(s.id) != id);
+            return;
+        }
+        let action = self.actions.borrow().keys().copied().find(|a| a.as_u64() as f64 == id);
+        if let Some(action) = action {
+            self.undefine(action);
+        }
     }
 
     fn invoke(&self, call: &JsValue) -> Promise {
         let request = self.read_call(call);
-        let ticket = self.engine.borrow_mut().invoke(request, now());
+        self.invoke_request(request)
+    }
+
+    /// Hands a call to the engine once the action's Standard Schema (if any) has judged its
+    /// args (a failure becomes the engine's `host_rejection`); an async `validate` is awaited
+    /// first. Resolves with the outcome.
+    pub(crate) fn invoke_request(&self, mut request: InvokeRequest) -> Promise {
         let mut resolver = None;
         let promise = Promise::new(&mut |resolve, _| resolver = Some(resolve));
-        if let Some(resolve) = resolver {
-            self.waiters.borrow_mut().insert(ticket, resolve);
+        let Some(resolve) = resolver else {
+            return promise;
+        };
+        match self.standard_check(&request) {
+            Check::Pass => self.submit(request, resolve),
+            Check::Fail(error) => {
+                request.host_rejection = Some(error);
+                self.submit(request, resolve);
+            }
+            Check::Later(validation) => {
+                let weak = self.me.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let settled = wasm_bindgen_futures::JsFuture::from(validation).await;
+                    request.host_rejection = match settled {
+                        Ok(result) => verdict(&result),
+                        Err(thrown) => Some(thrown_error(&thrown)),
+                    };
+                    if let Some(inner) = weak.upgrade() {
+                        inner.submit(request, resolve);
+                    }
+                });
+            }
         }
-        self.drain();
         promise
+    }
+
+    fn submit(&self, request: InvokeRequest, resolve: Function) {
+        let ticket = self.engine.borrow_mut().invoke(request, now());
+        self.waiters.borrow_mut().insert(ticket, resolve);
+        self.drain();
     }
 
     fn read_call(&self, call: &JsValue) -> InvokeRequest {
@@ -442,6 +505,9 @@ impl Inner {
             },
         };
         let decline = get(call, "decline").is_truthy();
+        if host_rejection.is_none() {
+            host_rejection = self.element_rejection(&name, args.as_ref().ok());
+        }
         InvokeRequest {
             name,
             args,
@@ -463,6 +529,8 @@ impl Inner {
         self.timer.borrow_mut().take();
         let card = self.card.borrow_mut().take();
         drop(card);
+        self.dispose_hand();
+        self.dispose_watch();
     }
 
     /// Performs queued effects until the engine has none, then re-arms the expiry timer.
@@ -520,6 +588,10 @@ impl Inner {
                 approver,
                 ..
             } => {
+                if let Some(result) = self.perform_element(action, &args) {
+                    self.engine.borrow_mut().run_finished(call, result, now());
+                    return;
+                }
                 let run = self
                     .actions
                     .borrow()
@@ -611,6 +683,7 @@ impl Inner {
                 self.snapshots
                     .borrow_mut()
                     .remove(&(Rc::as_ptr(&record.args) as usize));
+                self.feed_watch(&record, &js);
                 if let Some(sink) = &self.on_record {
                     if let Err(e) = sink.call1(&JsValue::UNDEFINED, &js) {
                         web_sys::console::error_2(
@@ -791,7 +864,7 @@ impl Inner {
         Object::freeze(&o).into()
     }
 
-    fn emit(&self, kind: EventKind, payload: &JsValue) {
+    pub(crate) fn emit(&self, kind: EventKind, payload: &JsValue) {
         let listeners: Vec<Function> = self
             .subscribers
             .borrow()
@@ -870,14 +943,7 @@ fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
         Error::InvalidSpec(format!("{name}: description must be a non-empty string"))
     })?;
     let control = parse_control(&get(spec, "control"), "control")?;
-    let input = get(spec, "input");
-    let schema = if input.is_undefined() || input.is_null() {
-        None
-    } else {
-        let value = read_value(&input, usize::MAX)
-            .map_err(|e| Error::InvalidSpec(format!("{name}: input is not a JSON Schema ({e})")))?;
-        Some(Schema::parse(&value)?)
-    };
+    let (schema, input) = read_input(spec, &name)?;
     let fn_of = |key: &str| -> Result<Option<Function>, Error> {
         let v = get(spec, key);
         if v.is_undefined() {
@@ -889,7 +955,12 @@ fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
     };
     let run = fn_of("run")?;
     let summary = fn_of("confirmationSummary")?;
-    if run.is_none() {
+    let element = read_element_spec(spec, &name, run.is_some())?;
+    let schema = match (schema, &element) {
+        (None, Some(target)) => target.default_schema(),
+        (schema, _) => schema,
+    };
+    if run.is_none() && element.is_none() {
         return Err(Error::InvalidSpec(format!(
             "{name}: run must be a function"
         )));
@@ -920,7 +991,7 @@ fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
         control,
         schema,
         approvers,
-        element: false,
+        element: element.is_some(),
         share_result: read_bool(spec, "shareResult", true)?,
         record_result: read_bool(spec, "recordResult", true)?,
         read_only: read_bool(spec, "readOnly", false)?,
@@ -932,6 +1003,8 @@ fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
             run,
             summary,
             description,
+            element,
+            input,
         },
     ))
 }

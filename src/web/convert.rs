@@ -7,10 +7,21 @@
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 
 use js_sys::{Array, Object, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
 
 use crate::core::error::Error;
 use crate::core::value::Value;
+
+#[wasm_bindgen]
+extern "C" {
+    // js-sys declares these as infallible, but a revoked Proxy or a throwing trap makes them
+    // throw; an exception crossing wasm would make `invoke` throw and skip our cleanup.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn try_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn try_keys(value: &JsValue) -> Result<Array, JsValue>;
+}
 
 /// Deeper than this is refused: it is never useful for an agent's arguments, and it bounds the
 /// recursion (a cyclic object is caught here too).
@@ -64,15 +75,21 @@ impl Reader {
             self.spend(s.len() + 2)?;
             return Ok(Value::String(s));
         }
-        if Array::is_array(value) {
-            let array: &Array = value.unchecked_ref();
-            let len = array.length();
+        if try_is_array(value).map_err(|_| not_json(path, "cannot be read"))? {
+            // Through `Reflect`: an array's length and items may be Proxy traps or getters.
+            let len = Reflect::get(value, &JsValue::from_str("length"))
+                .ok()
+                .and_then(|n| n.as_f64())
+                .filter(|n| n.fract() == 0.0 && *n >= 0.0 && *n <= f64::from(u32::MAX))
+                .ok_or_else(|| not_json(path, "has an unreadable length"))?
+                as u32;
             self.spend(2 + len.saturating_sub(1) as usize)?;
             let mut items = Vec::with_capacity(len.min(1024) as usize);
             for i in 0..len {
                 let mark = path.len();
                 push_index(path, i);
-                let item = array.get(i);
+                let item = Reflect::get_u32(value, i)
+                    .map_err(|_| not_json(path, "has a throwing getter"))?;
                 if item.is_undefined() {
                     return Err(not_json(path, "is undefined"));
                 }
@@ -82,7 +99,7 @@ impl Reader {
             return Ok(Value::Array(items));
         }
         if value.is_object() && !value.is_function() && is_plain_object(value) {
-            let keys = Object::keys(value.unchecked_ref::<Object>());
+            let keys = try_keys(value).map_err(|_| not_json(path, "cannot be read"))?;
             let mut fields = Vec::with_capacity(keys.length().min(1024) as usize);
             self.spend(2)?;
             for key in keys.iter() {
@@ -148,9 +165,14 @@ fn number_len(n: f64) -> usize {
 
 /// Plain means a prototype that is `null` or has none itself (`Object.prototype` of any realm):
 /// no class instances, dates, maps, typed arrays or DOM nodes.
+/// Read through `Reflect` (which reports a throw): a Proxy's `getPrototypeOf` trap may throw,
+/// and such a value is not plain.
 fn is_plain_object(value: &JsValue) -> bool {
-    let proto = Object::get_prototype_of(value);
-    proto.is_null() || Object::get_prototype_of(&proto).is_null()
+    match Reflect::get_prototype_of(value) {
+        Ok(proto) if proto.is_null() => true,
+        Ok(proto) => Reflect::get_prototype_of(&proto).is_ok_and(|p| p.is_null()),
+        Err(_) => false,
+    }
 }
 
 /// Builds a fresh, deeply frozen JS value from `value`.

@@ -3,8 +3,11 @@
 pub mod api;
 pub mod card;
 pub mod convert;
+pub mod hand;
+pub mod interop;
 pub mod listener;
 pub mod types;
+pub mod watch;
 
 use wasm_bindgen::prelude::*;
 

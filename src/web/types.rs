@@ -18,7 +18,8 @@ export type ControlSource = "declared" | "default" | "destructive_name";
 export type ErrorCode =
   | "unknown_action" | "invalid_args" | "args_too_large" | "bad_token" | "token_expired"
   | "call_id_conflict" | "too_many_pending" | "element_unavailable" | "invalid_spec"
-  | "duplicate_action" | "not_admin" | "run_failed" | "needs_user_activation" | "disposed";
+  | "duplicate_action" | "not_admin" | "run_failed" | "needs_user_activation" | "disposed"
+  | "hand_mode_off";
 /** Plain JSON data: what arguments must be. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -52,19 +53,23 @@ export interface ActionContext {
   signal: AbortSignal;
 }
 
-/** An action the agent may call (SPEC §2). */
-export interface ActionSpec<A = { [key: string]: Json }, R = unknown> {
+/** What an element action does to its element (SPEC §5). */
+export type ElementOperation = "click" | "fill" | "select";
+
+/** What every action spec has, whether it runs a function or operates on an element. */
+export interface ActionSpecBase<A = { [key: string]: Json }> {
   /** 1–64 chars, `^[A-Za-z][A-Za-z0-9_-]*$`. */
   name: string;
   /** What the agent reads; also the card's fallback text. */
   description: string;
   /** Declared control; wins over everything. Default: `defaultControl`, or `soft` for names that read destructive. */
   control?: Control;
-  /** JSON Schema subset for the arguments. */
-  input?: JsonSchema;
+  /** The arguments' schema: the JSON Schema subset, or any Standard Schema v1 (zod, valibot, …). */
+  input?: JsonSchema | StandardSchemaV1;
+  /** The JSON Schema that tool manifests show, for a Standard Schema `input` without a JSON Schema export. */
+  inputJsonSchema?: { [keyword: string]: unknown };
   /** Hard only: the card's text for these arguments; never leaves the page. */
   confirmationSummary?: (args: Readonly<A>) => string;
-  run: (args: Readonly<A>, ctx: ActionContext) => R | Promise<R>;
   /** Roles that may confirm this action's card. */
   approvers?: string[];
   /** Default true; false omits `result` from the agent's outcome. */
@@ -75,6 +80,45 @@ export interface ActionSpec<A = { [key: string]: Json }, R = unknown> {
   readOnly?: boolean;
   /** Hint for manifests (MCP `idempotentHint`); never changes the gate. */
   idempotent?: boolean;
+}
+
+/** An action that calls the app's own `run`. */
+export interface RunActionSpec<A = { [key: string]: Json }, R = unknown> extends ActionSpecBase<A> {
+  run: (args: Readonly<A>, ctx: ActionContext) => R | Promise<R>;
+  element?: never;
+  operation?: never;
+}
+
+/**
+ * An element action (SPEC §5): clicks, fills or selects in the page, only while Hand mode is
+ * armed. `element` is resolved at call time (a selector through `document.querySelector`).
+ * `fill` and `select` take the text from `args.value`; without `input` they get the schema
+ * `{ type: "object", properties: { value: { type: "string" } }, required: ["value"] }`.
+ */
+export interface ElementActionSpec<A = { value?: string }> extends ActionSpecBase<A> {
+  element: Element | string;
+  operation: ElementOperation;
+  run?: never;
+}
+
+/** An action the agent may call (SPEC §2): a `run` function, or an element + operation. */
+export type ActionSpec<A = { [key: string]: Json }, R = unknown> =
+  | RunActionSpec<A, R>
+  | ElementActionSpec<A>;
+
+/** Returned by `mountHandModeSwitch`. */
+export interface MountHandle {
+  /** Removes what was mounted. Idempotent. */
+  dispose(): void;
+}
+
+/** Returned by `mountWatchPanel`. */
+export interface WatchPanelHandle extends MountHandle {
+  /**
+   * What "Copy JSON Lines" copies: the kept rows (the last 500) that pass the panel's filter,
+   * oldest first, one `JSON.stringify(record)` per line, each line ending in `\n`.
+   */
+  jsonLines(): string;
 }
 
 /** Returned by `defineAction`. */

@@ -1,0 +1,250 @@
+//! The Watch panel as a plain value: a bounded, newest-first timeline of action records.
+//!
+//! [`WatchModel`] holds the rows, the gate filter and the count per gate; `web::watch` only turns
+//! it into DOM. Every string a row shows (time, outcome, duration) is made here, so the panel's
+//! rules are host-tested without a browser. Each row also carries an opaque payload `T` chosen by
+//! the host (in the browser: the JS record object and the row's element), which is how JSON
+//! Lines are produced: the host serializes each kept record exactly as `onActionRecord` got it.
+
+use std::collections::VecDeque;
+
+use super::control::Control;
+use super::record::{ActionRecord, Gate, RecordOutcome};
+use super::value::push_decimal;
+
+/// How many rows the panel keeps by default: a long session must not grow the page without
+/// limit. Counts keep going; only the oldest rows are dropped.
+pub const WATCH_ROWS_MAX: usize = 500;
+
+/// The gates a record can carry, in the order the panel's filter lists them
+/// (`needs_confirmation` is never recorded).
+pub const RECORD_GATES: [Gate; 6] = [
+    Gate::Fired,
+    Gate::Confirmed,
+    Gate::NeedsHandMode,
+    Gate::Cancelled,
+    Gate::Timeout,
+    Gate::Rejected,
+];
+
+/// One row of the timeline, as shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchRow<T> {
+    /// Local wall-clock time of settlement, `HH:MM:SS.mmm`.
+    pub time: String,
+    /// Action name as called.
+    pub action: String,
+    /// Effective level (the control badge).
+    pub control: Control,
+    /// Terminal gate (the gate badge).
+    pub gate: Gate,
+    /// `ok`, `error: <code>`, or `not run: <reason>`.
+    pub outcome: String,
+    /// Settled minus started, e.g. `12 ms`, `3.4 s`, `2 min 5 s`.
+    pub duration: String,
+    /// The host's own data for this row.
+    pub payload: T,
+}
+
+impl<T> WatchRow<T> {
+    /// The row for `record`; `tz_offset_minutes` is JavaScript's `Date#getTimezoneOffset()`
+    /// (minutes to *add* to local time to get UTC; 0 gives UTC).
+    pub fn from_record<R>(record: &ActionRecord<R>, tz_offset_minutes: f64, payload: T) -> Self {
+        WatchRow {
+            time: time_text(record.settled_at, tz_offset_minutes),
+            action: record.action.clone(),
+            control: record.control,
+            gate: record.gate,
+            outcome: outcome_text(&record.outcome, record.reason.as_deref()),
+            duration: duration_text(record.settled_at - record.started_at),
+            payload,
+        }
+    }
+}
+
+/// What a [`WatchModel::push`] changed.
+#[derive(Debug, PartialEq)]
+pub struct Pushed<T> {
+    /// Whether the new row passes the current filter (the host shows or hides it).
+    pub visible: bool,
+    /// The oldest row, dropped to keep the cap; the host removes its DOM.
+    pub evicted: Option<WatchRow<T>>,
+}
+
+/// The Watch panel: rows newest first, capped; a filter by gate; a count per gate.
+#[derive(Debug)]
+pub struct WatchModel<T> {
+    /// Oldest at the front, newest at the back.
+    rows: VecDeque<WatchRow<T>>,
+    cap: usize,
+    filter: Option<Gate>,
+    /// Records seen since the panel was mounted, per gate (index into [`RECORD_GATES`]); not
+    /// reduced when old rows are dropped.
+    counts: [u64; RECORD_GATES.len()],
+}
+
+impl<T> Default for WatchModel<T> {
+    fn default() -> Self {
+        WatchModel::new(WATCH_ROWS_MAX)
+    }
+}
+
+impl<T> WatchModel<T> {
+    /// An empty panel that keeps at most `cap` rows (at least one).
+    pub fn new(cap: usize) -> Self {
+        WatchModel {
+            rows: VecDeque::new(),
+            cap: cap.max(1),
+            filter: None,
+            counts: [0; RECORD_GATES.len()],
+        }
+    }
+
+    /// Adds the newest row; drops the oldest beyond the cap.
+    pub fn push(&mut self, row: WatchRow<T>) -> Pushed<T> {
+        if let Some(i) = gate_index(row.gate) {
+            self.counts[i] += 1;
+        }
+        let visible = self.matches(row.gate);
+        self.rows.push_back(row);
+        let evicted = if self.rows.len() > self.cap {
+            self.rows.pop_front()
+        } else {
+            None
+        };
+        Pushed { visible, evicted }
+    }
+
+    /// The kept rows, newest first (the order the timeline shows).
+    pub fn rows(&self) -> impl Iterator<Item = &WatchRow<T>> {
+        self.rows.iter().rev()
+    }
+
+    /// The kept rows that pass the filter, newest first.
+    pub fn visible(&self) -> impl Iterator<Item = &WatchRow<T>> {
+        self.rows().filter(|r| self.matches(r.gate))
+    }
+
+    /// How many rows are kept (at most the cap).
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether no row is kept.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Shows only rows with this gate; `None` shows all.
+    pub fn set_filter(&mut self, gate: Option<Gate>) {
+        self.filter = gate;
+    }
+
+    /// The current filter.
+    pub fn filter(&self) -> Option<Gate> {
+        self.filter
+    }
+
+    /// Whether a row with this gate passes the filter.
+    pub fn matches(&self, gate: Gate) -> bool {
+        !matches!(self.filter, Some(f) if f != gate)
+    }
+
+    /// Records with this gate seen since the panel was mounted (dropped rows included).
+    pub fn count(&self, gate: Gate) -> u64 {
+        gate_index(gate).map_or(0, |i| self.counts[i])
+    }
+
+    /// Records seen since the panel was mounted.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// JSON Lines of the rows that pass the filter, oldest first (log order): `line` turns a
+    /// row's payload into one line of JSON (it must not contain a newline); every line ends
+    /// with `\n`. Empty when no row passes.
+    pub fn json_lines(&self, mut line: impl FnMut(&T) -> String) -> String {
+        let mut out = String::new();
+        for row in self.rows.iter().filter(|r| self.matches(r.gate)) {
+            out.push_str(&line(&row.payload));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn gate_index(gate: Gate) -> Option<usize> {
+    RECORD_GATES.iter().position(|g| *g == gate)
+}
+
+/// `ok`, `error: <code>`, `not run: <reason>` (or `not run` without a reason).
+pub fn outcome_text<R>(outcome: &RecordOutcome<R>, reason: Option<&str>) -> String {
+    match (outcome, reason) {
+        (RecordOutcome::Ok { .. }, _) => "ok".into(),
+        (RecordOutcome::Error { code, .. }, _) => {
+            let mut s = String::from("error: ");
+            s.push_str(code);
+            s
+        }
+        (RecordOutcome::NotRun, Some(reason)) => {
+            let mut s = String::from("not run: ");
+            s.push_str(reason);
+            s
+        }
+        (RecordOutcome::NotRun, None) => "not run".into(),
+    }
+}
+
+/// A duration for people: `0 ms`…`999 ms`, `1.0 s`…`59.9 s` (tenths, truncated), then
+/// `1 min 0 s`. Negative or non-finite input reads as `0 ms`.
+pub fn duration_text(ms: f64) -> String {
+    let ms = if ms.is_finite() && ms > 0.0 {
+        ms.round() as u64
+    } else {
+        0
+    };
+    let mut s = String::new();
+    if ms < 1000 {
+        push_decimal(&mut s, ms);
+        s.push_str(" ms");
+    } else if ms < 60_000 {
+        push_decimal(&mut s, ms / 1000);
+        s.push('.');
+        push_decimal(&mut s, ms % 1000 / 100);
+        s.push_str(" s");
+    } else {
+        let secs = ms / 1000;
+        push_decimal(&mut s, secs / 60);
+        s.push_str(" min ");
+        push_decimal(&mut s, secs % 60);
+        s.push_str(" s");
+    }
+    s
+}
+
+/// `HH:MM:SS.mmm` of an epoch-ms instant, shifted to local time by JavaScript's
+/// `getTimezoneOffset()` (UTC minus local, in minutes). Non-finite input reads as midnight.
+pub fn time_text(epoch_ms: f64, tz_offset_minutes: f64) -> String {
+    let local = epoch_ms - tz_offset_minutes * 60_000.0;
+    let local = if local.is_finite() { local } else { 0.0 };
+    let day_ms = local.rem_euclid(86_400_000.0) as u64;
+    let mut s = String::with_capacity(12);
+    for (value, sep) in [
+        (day_ms / 3_600_000, ':'),
+        (day_ms / 60_000 % 60, ':'),
+        (day_ms / 1000 % 60, '.'),
+    ] {
+        push_padded(&mut s, value, 2);
+        s.push(sep);
+    }
+    push_padded(&mut s, day_ms % 1000, 3);
+    s
+}
+
+fn push_padded(s: &mut String, value: u64, width: usize) {
+    let start = s.len();
+    push_decimal(s, value);
+    while s.len() - start < width {
+        s.insert(start, '0');
+    }
+}

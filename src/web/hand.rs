@@ -1,0 +1,669 @@
+//! Hand mode and element actions (SPEC §5).
+//!
+//! Hand mode answers *may the agent touch the UI at all*; it is off by default, and the engine
+//! settles every element action as `needs_hand_mode` while it is off. This module:
+//! - arms it only during [transient user activation](https://developer.mozilla.org/en-US/docs/Web/API/UserActivation/isActive)
+//!   (`armHandMode()` otherwise throws `needs_user_activation`), and disarms it on
+//!   `disarmHandMode()`, on the badge's Stop, on the SDK's switch, on the tab becoming hidden
+//!   ([`visibilitychange`](https://developer.mozilla.org/en-US/docs/Web/API/Document/visibilitychange_event))
+//!   and on `dispose()`;
+//! - draws, while armed, a badge "The agent may use this page — Stop" (`<coworkkit-hand
+//!   data-coworkkit="hand">`, closed shadow root, fixed to the bottom-right corner; parts `badge`,
+//!   `stop`), and on request the switch (`<coworkkit-switch data-coworkkit="switch">`, a real
+//!   `<button role="switch" aria-checked>`; parts `switch`, `track`, `label`). Both use the card's
+//!   CSS custom properties (`--ck-accent`, `--ck-bg`, `--ck-fg`, `--ck-radius`, `--ck-font`);
+//! - resolves an element action's `element` (an `Element`, or a selector run with
+//!   `document.querySelector` at call time), checks it is available, and performs `click`,
+//!   `fill` or `select`.
+//!
+//! # Element availability
+//! An element is unavailable (`element_unavailable`) when it is missing (no match, or not in
+//! the document), inside the SDK's own DOM (any ancestor — across shadow roots — with a
+//! `data-coworkkit` attribute), inert or hidden (an `inert` or `hidden` attribute on it or an
+//! ancestor), disabled (`:disabled` or `aria-disabled="true"`), not rendered (`display:none`
+//! on it or an ancestor, `visibility` other than `visible`), or zero-size; for `fill` when it is
+//! not an editable `<input>` / `<textarea>` (`:read-write`), for `select` when it is not a
+//! `<select>`. It is checked at `invoke` (the call is `rejected`) and again right before the
+//! operation (the run then fails with code `element_unavailable`); the page is untouched
+//! either way.
+//!
+//! # Operations
+//! - `click`: `HTMLElement.click()` (an untrusted click: the SDK's card ignores it). No result.
+//! - `fill`: `args.value` (a string) is set through the *native* `value` setter of
+//!   `HTMLInputElement.prototype` / `HTMLTextAreaElement.prototype` (so the value trackers of
+//!   React's controlled inputs see the change), then `input` and `change` are dispatched
+//!   (bubbling). The result is the new value.
+//! - `select`: `args.value` names an enabled `<option>` by its value or, failing that, by its
+//!   label (trimmed text); no match is `invalid_args`. The option is chosen through the native
+//!   `selectedIndex` setter, then `input` and `change` are dispatched. The result is the
+//!   option's value.
+//!
+//! Without a declared `input`, `fill` and `select` actions get the schema
+//! `{type:"object", properties:{value:{type:"string"}}, required:["value"]}`.
+
+use std::rc::{Rc, Weak};
+
+use js_sys::{Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{
+    Document, Element, Event, EventInit, HtmlButtonElement, HtmlElement, HtmlInputElement,
+    HtmlOptionElement, HtmlSelectElement, HtmlTextAreaElement, ShadowRoot, ShadowRootInit,
+    ShadowRootMode,
+};
+
+use super::api::{js_error, Coworkkit, EventKind, Inner};
+use super::convert::{get, set};
+use super::listener::EventListener;
+use crate::core::engine::ActionId;
+use crate::core::error::Error;
+use crate::core::schema::Schema;
+use crate::core::value::Value;
+
+/// What an element action does to its element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Operation {
+    Click,
+    Fill,
+    Select,
+}
+
+/// An element action's target and operation, as declared.
+pub(crate) struct ElementTarget {
+    /// An `Element`, or a selector string resolved at call time.
+    element: JsValue,
+    operation: Operation,
+}
+
+impl ElementTarget {
+    /// The input schema `fill` and `select` get when the spec declares none.
+    pub(crate) fn default_schema(&self) -> Option<Schema> {
+        if self.operation == Operation::Click {
+            return None;
+        }
+        let string = |s: &str| Value::String(s.into());
+        let spec = Value::Object(vec![
+            ("type".into(), string("object")),
+            (
+                "properties".into(),
+                Value::Object(vec![(
+                    "value".into(),
+                    Value::Object(vec![("type".into(), string("string"))]),
+                )]),
+            ),
+            ("required".into(), Value::Array(vec![string("value")])),
+        ]);
+        Schema::parse(&spec).ok()
+    }
+}
+
+fn invalid(name: &str, what: &str) -> Error {
+    let mut message = String::from(name);
+    message.push_str(": ");
+    message.push_str(what);
+    Error::InvalidSpec(message)
+}
+
+fn unavailable(what: &str) -> Error {
+    let mut message = String::from("the element ");
+    message.push_str(what);
+    Error::ElementUnavailable(message)
+}
+
+/// Reads `element` and `operation` from a spec: `None` for a `run` action. `has_run` says
+/// whether the spec has a `run`, which an element action must not have.
+pub(crate) fn read_element_spec(
+    spec: &JsValue,
+    name: &str,
+    has_run: bool,
+) -> Result<Option<ElementTarget>, Error> {
+    let element = get(spec, "element");
+    let operation = get(spec, "operation");
+    if element.is_undefined() && operation.is_undefined() {
+        return Ok(None);
+    }
+    if has_run {
+        return Err(invalid(
+            name,
+            "an action has either run or element + operation, not both",
+        ));
+    }
+    let operation = match operation.as_string().as_deref() {
+        Some("click") => Operation::Click,
+        Some("fill") => Operation::Fill,
+        Some("select") => Operation::Select,
+        _ => {
+            return Err(invalid(
+                name,
+                "operation must be \"click\", \"fill\" or \"select\"",
+            ))
+        }
+    };
+    if let Some(selector) = element.as_string() {
+        // A malformed selector is the app's bug: say so now, not at every call.
+        let document = document().ok_or_else(|| invalid(name, "no document"))?;
+        if selector.is_empty() || document.query_selector(&selector).is_err() {
+            return Err(invalid(name, "element is not a valid CSS selector"));
+        }
+    } else if !element.is_instance_of::<Element>() {
+        return Err(invalid(
+            name,
+            "element must be an Element or a selector string",
+        ));
+    }
+    Ok(Some(ElementTarget { element, operation }))
+}
+
+fn document() -> Option<Document> {
+    web_sys::window()?.document()
+}
+
+/// Whether `element` or an ancestor, across shadow roots up to the document, matches
+/// `selector`.
+fn inside(element: &Element, selector: &str) -> bool {
+    let mut current = element.clone();
+    loop {
+        if matches!(current.closest(selector), Ok(Some(_))) {
+            return true;
+        }
+        match current.get_root_node().dyn_into::<ShadowRoot>() {
+            Ok(root) => current = root.host(),
+            Err(_) => return false,
+        }
+    }
+}
+
+/// Resolves the target now and checks it can take the operation (see the module docs).
+fn resolve(target: &ElementTarget) -> Result<Element, Error> {
+    let element = match target.element.as_string() {
+        Some(selector) => document()
+            .and_then(|d| d.query_selector(&selector).ok().flatten())
+            .ok_or_else(|| unavailable("matches nothing in the document"))?,
+        None => target.element.clone().unchecked_into::<Element>(),
+    };
+    if !element.is_connected() {
+        return Err(unavailable("is not in the document"));
+    }
+    if inside(&element, "[data-coworkkit]") {
+        return Err(unavailable("belongs to the SDK itself"));
+    }
+    if inside(&element, "[inert]") {
+        return Err(unavailable("is inert"));
+    }
+    if inside(&element, "[hidden]") || !rendered(&element) {
+        return Err(unavailable("is hidden"));
+    }
+    if matches!(element.matches(":disabled"), Ok(true))
+        || element.get_attribute("aria-disabled").as_deref() == Some("true")
+    {
+        return Err(unavailable("is disabled"));
+    }
+    let fits = match target.operation {
+        Operation::Click => element.is_instance_of::<HtmlElement>(),
+        Operation::Fill => {
+            (element.is_instance_of::<HtmlInputElement>()
+                || element.is_instance_of::<HtmlTextAreaElement>())
+                && matches!(element.matches(":read-write"), Ok(true))
+        }
+        Operation::Select => element.is_instance_of::<HtmlSelectElement>(),
+    };
+    if !fits {
+        return Err(unavailable(match target.operation {
+            Operation::Click => "is not an HTML element",
+            Operation::Fill => "is not an editable input or textarea",
+            Operation::Select => "is not a <select>",
+        }));
+    }
+    Ok(element)
+}
+
+/// Rendered, visible and not zero-size. Uses
+/// [`checkVisibility`](https://developer.mozilla.org/en-US/docs/Web/API/Element/checkVisibility)
+/// where the browser has it (it sees `display:none` and `content-visibility` on ancestors).
+fn rendered(element: &Element) -> bool {
+    let check = get(element, "checkVisibility");
+    if let Some(check) = check.dyn_ref::<Function>() {
+        let options = Object::new();
+        set(&options, "visibilityProperty", true);
+        set(&options, "checkVisibilityCSS", true);
+        if matches!(
+            check.call1(element, &options).map(|v| v.as_bool()),
+            Ok(Some(false))
+        ) {
+            return false;
+        }
+    }
+    let visible = web_sys::window()
+        .and_then(|w| w.get_computed_style(element).ok().flatten())
+        .and_then(|style| style.get_property_value("visibility").ok())
+        .map_or(true, |v| v == "visible");
+    let rect = element.get_bounding_client_rect();
+    visible && rect.width() > 0.0 && rect.height() > 0.0
+}
+
+/// `args.value` for fill and select.
+fn value_arg(args: &Value) -> Result<&str, Error> {
+    args.get("value")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::InvalidArgs("args.value: fill and select need a string value".into()))
+}
+
+/// The index of the enabled option whose value is `wanted`, else whose label is.
+fn option_index(select: &HtmlSelectElement, wanted: &str) -> Result<u32, Error> {
+    let options: Vec<HtmlOptionElement> = (0..select.length())
+        .filter_map(|i| select.item(i))
+        .filter_map(|e| e.dyn_into::<HtmlOptionElement>().ok())
+        .collect();
+    let enabled = |o: &HtmlOptionElement| !matches!(o.matches(":disabled"), Ok(true));
+    options
+        .iter()
+        .position(|o| enabled(o) && o.value() == wanted)
+        .or_else(|| {
+            options
+                .iter()
+                .position(|o| enabled(o) && o.label().trim() == wanted.trim())
+        })
+        .map(|i| options[i].index() as u32)
+        .ok_or_else(|| {
+            let mut message = String::from("args.value: no enabled option has the value or label ");
+            message.push_str(wanted);
+            Error::InvalidArgs(message)
+        })
+}
+
+/// Calls the setter of `property` on `Class.prototype` with `this` = `element`, bypassing any
+/// setter a framework defined on the element itself (React's value tracker does).
+fn native_set(
+    element: &Element,
+    class: &str,
+    property: &str,
+    value: &JsValue,
+) -> Result<(), JsValue> {
+    let prototype = get(&get(&js_sys::global(), class), "prototype");
+    let descriptor = Reflect::get_own_property_descriptor(
+        prototype.unchecked_ref::<Object>(),
+        &property.into(),
+    )?;
+    let setter: Function = get(&descriptor, "set").dyn_into()?;
+    setter.call1(element, value).map(drop)
+}
+
+fn dispatch(element: &Element, kind: &str) -> Result<(), JsValue> {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    init.set_composed(true);
+    let event = Event::new_with_event_init_dict(kind, &init)?;
+    element.dispatch_event(&event).map(drop)
+}
+
+fn perform(target: &ElementTarget, args: &Value) -> Result<JsValue, Error> {
+    let element = resolve(target)?;
+    let failed = |e: JsValue| {
+        let message = get(&e, "message").as_string().unwrap_or_default();
+        Error::RunFailed(message)
+    };
+    match target.operation {
+        Operation::Click => {
+            element.unchecked_ref::<HtmlElement>().click();
+            Ok(JsValue::UNDEFINED)
+        }
+        Operation::Fill => {
+            let value = JsValue::from_str(value_arg(args)?);
+            let class = if element.is_instance_of::<HtmlInputElement>() {
+                "HTMLInputElement"
+            } else {
+                "HTMLTextAreaElement"
+            };
+            native_set(&element, class, "value", &value).map_err(failed)?;
+            dispatch(&element, "input").map_err(failed)?;
+            dispatch(&element, "change").map_err(failed)?;
+            Ok(value)
+        }
+        Operation::Select => {
+            let select = element.unchecked_ref::<HtmlSelectElement>();
+            let index = option_index(select, value_arg(args)?)?;
+            native_set(
+                &element,
+                "HTMLSelectElement",
+                "selectedIndex",
+                &index.into(),
+            )
+            .map_err(failed)?;
+            dispatch(&element, "input").map_err(failed)?;
+            dispatch(&element, "change").map_err(failed)?;
+            Ok(select.value().into())
+        }
+    }
+}
+
+/// The CSS of the badge and the switch (one sheet: each host uses the rules it needs).
+const CSS: &str = concat!(
+    ":host{all:initial}",
+    "div,button{--bg:var(--ck-bg,#fff);--fg:var(--ck-fg,#1d1d1f);--ac:var(--ck-accent,#d70015);",
+    "font:14px/1.4 var(--ck-font,system-ui,-apple-system,'Segoe UI',Roboto,sans-serif);",
+    "color:var(--fg)}",
+    "@media(prefers-color-scheme:dark){div,button{--bg:var(--ck-bg,#1f1f22);",
+    "--fg:var(--ck-fg,#f5f5f7);--ac:var(--ck-accent,#ff453a)}}",
+    "div{position:fixed;right:16px;bottom:16px;z-index:2147483647;display:flex;",
+    "align-items:center;gap:12px;padding:8px 8px 8px 14px;background:var(--bg);",
+    "border:2px solid var(--ac);border-radius:var(--ck-radius,14px);",
+    "box-shadow:0 8px 24px rgba(0,0,0,.25)}",
+    "button{font-weight:600;cursor:pointer;border-radius:calc(var(--ck-radius,14px)*.6)}",
+    "[part=stop]{padding:6px 14px;border:0;background:var(--ac);color:var(--ck-accent-text,#fff)}",
+    "[part=switch]{display:inline-flex;align-items:center;gap:8px;padding:4px 8px;",
+    "border:1px solid rgba(128,128,128,.4);background:var(--bg)}",
+    "[part=track]{width:32px;height:18px;border-radius:9px;background:rgba(128,128,128,.5);",
+    "position:relative;transition:background .15s}",
+    "[part=track]::after{content:'';position:absolute;top:2px;left:2px;width:14px;height:14px;",
+    "border-radius:50%;background:#fff;transition:left .15s}",
+    "[aria-checked=true] [part=track]{background:var(--ac)}",
+    "[aria-checked=true] [part=track]::after{left:16px}",
+    "button:focus-visible{outline:2px solid var(--ac);outline-offset:2px}",
+    "@media(prefers-reduced-motion:reduce){[part=track],[part=track]::after{transition:none}}",
+);
+
+/// A host element with a closed shadow root holding the shared stylesheet; removed on drop.
+struct Host {
+    host: Element,
+    root: ShadowRoot,
+}
+
+impl Host {
+    fn new(parent: &Element, tag: &str, kind: &str) -> Result<Host, JsValue> {
+        let document = parent
+            .owner_document()
+            .ok_or_else(|| JsValue::from_str("coworkkit: no document"))?;
+        let host = document.create_element(tag)?;
+        host.set_attribute("data-coworkkit", kind)?;
+        let root = host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Closed))?;
+        let style = document.create_element("style")?;
+        style.set_text_content(Some(CSS));
+        root.append_child(&style)?;
+        parent.append_child(&host)?;
+        Ok(Host { host, root })
+    }
+
+    fn child(
+        &self,
+        parent: &web_sys::Node,
+        tag: &str,
+        part: &str,
+        text: &str,
+    ) -> Result<Element, JsValue> {
+        let document = self.host.owner_document().expect("created from a document");
+        let element = document.create_element(tag)?;
+        element.set_attribute("part", part)?;
+        if !text.is_empty() {
+            element.set_text_content(Some(text));
+        }
+        parent.append_child(&element)?;
+        Ok(element)
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.host.remove();
+    }
+}
+
+/// The "agent may use this page — Stop" badge, present while armed.
+struct Badge {
+    _host: Host,
+    _stop: EventListener,
+}
+
+/// One mounted switch.
+struct Switch {
+    id: u32,
+    button: HtmlButtonElement,
+    _host: Host,
+    _click: EventListener,
+}
+
+/// Hand mode's DOM: the badge while armed, the mounted switches, the `visibilitychange`
+/// listener. Owned by the instance; dropping it removes everything.
+#[derive(Default)]
+pub(crate) struct HandUi {
+    badge: Option<Badge>,
+    switches: Vec<Switch>,
+    next_switch: u32,
+    visibility: Option<EventListener>,
+}
+
+/// Runs `f` on the instance in a microtask: DOM listeners use this so that whatever `f`
+/// triggers (app listeners of `handmode`, `dispose()`) may drop the listener that called it.
+fn later(weak: &Weak<Inner>, f: impl FnOnce(&Inner) + 'static) {
+    let weak = weak.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(inner) = weak.upgrade() {
+            f(&inner);
+        }
+    });
+}
+
+/// `navigator.userActivation.isActive`; false (fail closed) where the browser lacks it.
+fn user_activation_active() -> bool {
+    web_sys::window()
+        .map(|w| get(&get(&w.navigator(), "userActivation"), "isActive"))
+        .is_some_and(|v| v.is_truthy())
+}
+
+impl Inner {
+    /// Arms Hand mode: only during transient user activation, never after `dispose()`.
+    pub(crate) fn arm_hand_mode(&self) -> Result<(), Error> {
+        if self.disposed.get() {
+            return Err(Error::Disposed);
+        }
+        if !user_activation_active() || document().map_or(true, |d| d.hidden()) {
+            return Err(Error::NeedsUserActivation);
+        }
+        self.set_hand_mode(true);
+        Ok(())
+    }
+
+    /// Sets Hand mode, redraws the badge and switches, and emits `handmode` on a change.
+    pub(crate) fn set_hand_mode(&self, armed: bool) {
+        if self.engine.borrow().hand_mode() == armed {
+            return;
+        }
+        self.engine.borrow_mut().set_hand_mode(armed);
+        {
+            let mut ui = self.hand.borrow_mut();
+            ui.badge = if armed { self.badge() } else { None };
+            if armed && ui.visibility.is_none() {
+                if let Some(document) = document() {
+                    let weak = self.me.clone();
+                    ui.visibility = Some(EventListener::new(
+                        &document.clone(),
+                        "visibilitychange",
+                        move |_| {
+                            if document.hidden() {
+                                later(&weak, |inner| inner.set_hand_mode(false));
+                            }
+                        },
+                    ));
+                }
+            }
+            let checked = if armed { "true" } else { "false" };
+            for switch in &ui.switches {
+                let _ = switch.button.set_attribute("aria-checked", checked);
+            }
+        }
+        self.emit(EventKind::HandMode, &JsValue::from_bool(armed));
+    }
+
+    fn sdk_parent(&self, element: Option<Element>) -> Option<Element> {
+        element
+            .or_else(|| self.container.clone())
+            .or_else(|| document()?.body().map(Into::into))
+    }
+
+    fn badge(&self) -> Option<Badge> {
+        let parent = self.sdk_parent(None)?;
+        let build = || -> Result<Badge, JsValue> {
+            let host = Host::new(&parent, "coworkkit-hand", "hand")?;
+            let badge = host.child(&host.root, "div", "badge", "")?;
+            badge.set_attribute("role", "status")?;
+            host.child(&badge, "span", "label", "The agent may use this page")?;
+            let stop = host.child(&badge, "button", "stop", "Stop")?;
+            stop.set_attribute("type", "button")?;
+            // Stopping is always safe, so any click counts.
+            let weak = self.me.clone();
+            let stop = EventListener::new(&stop, "click", move |_| {
+                later(&weak, |inner| inner.set_hand_mode(false));
+            });
+            Ok(Badge {
+                _host: host,
+                _stop: stop,
+            })
+        };
+        build()
+            .map_err(|e| {
+                web_sys::console::error_2(&"coworkkit: could not draw the badge".into(), &e)
+            })
+            .ok()
+    }
+
+    fn mount_switch(&self, element: Option<Element>) -> Result<u32, JsValue> {
+        if self.disposed.get() {
+            return Err(js_error(&Error::Disposed));
+        }
+        let parent = self
+            .sdk_parent(element)
+            .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the switch in"))?;
+        let host = Host::new(&parent, "coworkkit-switch", "switch")?;
+        let button: HtmlButtonElement = host
+            .child(&host.root, "button", "switch", "")?
+            .unchecked_into();
+        button.set_type("button");
+        button.set_attribute("role", "switch")?;
+        let armed = self.engine.borrow().hand_mode();
+        button.set_attribute("aria-checked", if armed { "true" } else { "false" })?;
+        host.child(&button, "span", "track", "")?;
+        host.child(&button, "span", "label", "Let the agent use this page")?;
+        let weak = self.me.clone();
+        // Arming needs a real person: a trusted click, whose activation `armHandMode` checks.
+        let click = EventListener::new(&button, "click", move |event: Event| {
+            let trusted = event.is_trusted();
+            later(&weak, move |inner| {
+                if inner.engine.borrow().hand_mode() {
+                    inner.set_hand_mode(false);
+                } else if trusted {
+                    let _ = inner.arm_hand_mode();
+                }
+            });
+        });
+        let mut ui = self.hand.borrow_mut();
+        let id = ui.next_switch;
+        ui.next_switch += 1;
+        ui.switches.push(Switch {
+            id,
+            button,
+            _host: host,
+            _click: click,
+        });
+        Ok(id)
+    }
+
+    /// `Some(why)` when the element action `name` cannot take its operation now; checked at
+    /// `invoke` only while armed (disarmed, the engine answers `needs_hand_mode` first).
+    pub(crate) fn element_rejection(&self, name: &str, args: Option<&Value>) -> Option<Error> {
+        if !self.engine.borrow().hand_mode() {
+            return None;
+        }
+        let id = self.engine.borrow().action(name)?.0;
+        let actions = self.actions.borrow();
+        let target = actions.get(&id)?.element.as_ref()?;
+        if let Err(e) = resolve(target) {
+            return Some(e);
+        }
+        match (target.operation, args) {
+            (Operation::Click, _) | (_, None) => None,
+            (Operation::Fill, Some(args)) => value_arg(args).err(),
+            (Operation::Select, Some(args)) => {
+                let select = resolve(target).ok()?.dyn_into::<HtmlSelectElement>().ok()?;
+                value_arg(args).and_then(|v| option_index(&select, v)).err()
+            }
+        }
+    }
+
+    /// Performs the element action `action`, checking Hand mode and the element again; `None`
+    /// when `action` is not an element action (the caller runs `run`).
+    pub(crate) fn perform_element(
+        &self,
+        action: ActionId,
+        args: &Value,
+    ) -> Option<Result<JsValue, Error>> {
+        let target = {
+            let actions = self.actions.borrow();
+            let target = actions.get(&action)?.element.as_ref()?;
+            ElementTarget {
+                element: target.element.clone(),
+                operation: target.operation,
+            }
+        };
+        if !self.engine.borrow().hand_mode() {
+            return Some(Err(Error::HandModeOff));
+        }
+        // No borrow is held: the events run the app's handlers, which may call back in.
+        Some(perform(&target, args))
+    }
+
+    /// Removes the badge and the switches and disarms (from `dispose()`).
+    pub(crate) fn dispose_hand(&self) {
+        let was_armed = self.engine.borrow().hand_mode();
+        self.engine.borrow_mut().set_hand_mode(false);
+        let ui = std::mem::take(&mut *self.hand.borrow_mut());
+        drop(ui);
+        if was_armed {
+            self.emit(EventKind::HandMode, &JsValue::FALSE);
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Coworkkit {
+    /// Arms Hand mode (element actions may run). Only during transient user activation — inside
+    /// a click or key handler — else throws an `Error` with code `needs_user_activation`.
+    #[wasm_bindgen(js_name = armHandMode)]
+    pub fn arm_hand_mode(&self) -> Result<(), JsValue> {
+        self.inner.arm_hand_mode().map_err(|e| js_error(&e))
+    }
+
+    /// Disarms Hand mode; element actions settle `needs_hand_mode` again.
+    #[wasm_bindgen(js_name = disarmHandMode)]
+    pub fn disarm_hand_mode(&self) {
+        self.inner.set_hand_mode(false);
+    }
+
+    /// Whether Hand mode is armed.
+    #[wasm_bindgen(getter, js_name = handMode)]
+    pub fn hand_mode(&self) -> bool {
+        self.inner.engine.borrow().hand_mode()
+    }
+
+    /// Draws the SDK's Hand mode switch into `element` (default: the `container` option, else
+    /// `document.body`); returns a handle whose `dispose()` removes it.
+    #[wasm_bindgen(js_name = mountHandModeSwitch, unchecked_return_type = "MountHandle")]
+    pub fn mount_hand_mode_switch(&self, element: Option<Element>) -> Result<JsValue, JsValue> {
+        let id = self.inner.mount_switch(element)?;
+        let weak = Rc::downgrade(&self.inner);
+        let dispose = Closure::<dyn FnMut()>::new(move || {
+            if let Some(inner) = weak.upgrade() {
+                let removed: Vec<Switch> = {
+                    let mut ui = inner.hand.borrow_mut();
+                    let (gone, kept) = std::mem::take(&mut ui.switches)
+                        .into_iter()
+                        .partition(|s| s.id == id);
+                    ui.switches = kept;
+                    gone
+                };
+                drop(removed);
+            }
+        });
+        let handle = Object::new();
+        set(&handle, "dispose", dispose.into_js_value());
+        Ok(Object::freeze(&handle).into())
+    }
+}

@@ -1,0 +1,519 @@
+//! Agent interoperability in the browser (SPEC §7): `tools(format)`, `handleToolCall(call)`,
+//! `controlFromMcpAnnotations(annotations)`, and Standard Schema `input`s.
+//!
+//! The shapes and rules live in [`crate::core::interop`]; this module only reads JS values into
+//! [`Value`]s, asks the engine (through [`Inner::invoke_request`]) and writes plain JS back.
+//!
+//! Standard Schema (<https://standardschema.dev>): `input["~standard"].validate(args)` judges
+//! each call, on a fresh frozen copy of the arguments as read (plain JSON), so the library sees
+//! exactly what `run` will see. Its transformed output is ignored: `run` gets the snapshot
+//! (SPEC §3.1). A `Promise` from `validate` is awaited before the call reaches the engine.
+//! For manifests, a Standard JSON Schema export (`~standard.jsonSchema.input(...)`, as zod 4
+//! has) or the spec's `inputJsonSchema` gives the JSON Schema; else it is `{type: "object"}`.
+
+use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::api::{js_error, Coworkkit, Inner};
+use super::convert::{get, read_value, set, set_own};
+use crate::core::control::Control;
+use crate::core::engine::InvokeRequest;
+use crate::core::error::Error;
+use crate::core::interop::{
+    control_from_mcp_annotations, is_error, issues_error, manifest, parse_tool_call,
+    take_confirm_fields, tool_content, tool_result, OutcomeView, PathStep, Provider, ToolCall,
+    ToolFormat, ToolInfo,
+};
+use crate::core::schema::Schema;
+use crate::core::value::Value;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_INTEROP: &'static str = r#"
+/** A manifest format for `tools(format)`. */
+export type ToolFormat = "json" | "openai" | "openai-responses" | "anthropic" | "mcp";
+/** A tool's argument schema in a manifest: always an object schema at the root. */
+export interface ToolInputSchema { type: "object"; properties?: { [key: string]: unknown }; required?: string[]; additionalProperties?: boolean | { [keyword: string]: unknown }; [keyword: string]: unknown; }
+/** `tools("json")`: coworkkit's neutral listing, description and schema as declared. */
+export interface JsonTool { name: string; description: string; control: Control; inputSchema: ToolInputSchema; readOnly: boolean; idempotent: boolean; }
+/** `tools("openai")`: an OpenAI Chat Completions function tool. */
+export interface OpenAITool { type: "function"; function: { name: string; description: string; parameters: ToolInputSchema }; }
+/** `tools("openai-responses")`: an OpenAI Responses function tool (non-strict). */
+export interface OpenAIResponsesTool { type: "function"; name: string; description: string; parameters: ToolInputSchema; strict: false; }
+/** `tools("anthropic")`: an Anthropic Messages tool. */
+export interface AnthropicTool { name: string; description: string; input_schema: ToolInputSchema; }
+/** MCP tool annotations (hints; MCP's defaults: readOnlyHint false, destructiveHint true). */
+export interface McpToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; }
+/** `tools("mcp")`: an MCP `tools/list` entry. */
+export interface McpTool { name: string; description: string; inputSchema: ToolInputSchema; annotations: McpToolAnnotations; }
+/** The entry type of each manifest format. */
+export interface ToolManifestMap { json: JsonTool; openai: OpenAITool; "openai-responses": OpenAIResponsesTool; anthropic: AnthropicTool; mcp: McpTool; }
+/** Any manifest. */
+export type ToolManifest = JsonTool[] | OpenAITool[] | OpenAIResponsesTool[] | AnthropicTool[] | McpTool[];
+
+/** An OpenAI Chat Completions tool call (`message.tool_calls[i]`). */
+export interface OpenAIToolCall { id: string; type: "function"; function: { name: string; arguments: string | { [key: string]: Json } }; }
+/** An OpenAI Responses function call (an `output` item). */
+export interface OpenAIResponsesToolCall { type: "function_call"; call_id: string; name: string; arguments: string | { [key: string]: Json }; id?: string; status?: string; }
+/** An Anthropic `tool_use` content block. */
+export interface AnthropicToolUse { type: "tool_use"; id: string; name: string; input: { [key: string]: Json } | string; }
+/** What `handleToolCall` accepts. */
+export type ToolCall = OpenAIToolCall | OpenAIResponsesToolCall | AnthropicToolUse;
+/** The OpenAI Chat Completions message answering a tool call. */
+export interface OpenAIToolMessage { role: "tool"; tool_call_id: string; content: string; }
+/** The OpenAI Responses input item answering a function call. */
+export interface OpenAIResponsesToolOutput { type: "function_call_output"; call_id: string; output: string; }
+/** The Anthropic content block answering a `tool_use`. */
+export interface AnthropicToolResult { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean; }
+/** What `handleToolCall` resolves to: the shape of the call it got. */
+export type ToolResult = OpenAIToolMessage | OpenAIResponsesToolOutput | AnthropicToolResult;
+/** The JSON inside a tool result's `content` / `output`. */
+export interface ToolResultContent { gate: Gate; ok: boolean; result?: unknown; error?: { code: ErrorCode; message: string }; confirmToken?: string; instruction?: string; }
+
+/** A Standard Schema v1 issue. */
+export interface StandardSchemaIssue { readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>; }
+/** A Standard Schema v1 validation result. */
+export type StandardSchemaResult = { readonly value: unknown; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
+/** A Standard Schema v1 object (zod, valibot, arktype, …); `jsonSchema` is the Standard JSON Schema export when the library has one. */
+export interface StandardSchemaV1 {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    validate(value: unknown): StandardSchemaResult | Promise<StandardSchemaResult>;
+    readonly jsonSchema?: { input(options: { target: "draft-2020-12" }): { [keyword: string]: unknown } };
+  };
+}
+
+export interface Coworkkit {
+  tools<F extends ToolFormat>(format: F): Array<ToolManifestMap[F]>;
+  handleToolCall(call: OpenAIToolCall): Promise<OpenAIToolMessage>;
+  handleToolCall(call: OpenAIResponsesToolCall): Promise<OpenAIResponsesToolOutput>;
+  handleToolCall(call: AnthropicToolUse): Promise<AnthropicToolResult>;
+}
+"#;
+
+/// What the web layer keeps about an action's `input`, beside the engine's [`Schema`].
+#[derive(Clone, Default)]
+pub(crate) struct ActionInput {
+    /// The Standard Schema's `~standard` object and its `validate`.
+    pub(crate) standard: Option<(JsValue, Function)>,
+    /// The arguments' JSON Schema for manifests when it is not the engine's [`Schema`]: a
+    /// Standard Schema's export, or `inputJsonSchema`.
+    pub(crate) json_schema: Option<Value>,
+    /// The spec declares an `input` (or `inputJsonSchema`).
+    pub(crate) declared: bool,
+}
+
+/// A Standard JSON Schema export larger than this is not worth putting in a manifest.
+const MAX_EXPORT_BYTES: usize = 1 << 20;
+
+fn spec_error(name: &str, message: &str) -> Error {
+    let mut text = String::with_capacity(name.len() + message.len() + 2);
+    text.push_str(name);
+    text.push_str(": ");
+    text.push_str(message);
+    Error::InvalidSpec(text)
+}
+
+/// Reads a spec's `input` (a JSON Schema subset or a Standard Schema) and `inputJsonSchema`.
+pub(crate) fn read_input(
+    spec: &JsValue,
+    name: &str,
+) -> Result<(Option<Schema>, ActionInput), Error> {
+    let explicit = match get(spec, "inputJsonSchema") {
+        v if v.is_undefined() || v.is_null() => None,
+        v => match read_value(&v, MAX_EXPORT_BYTES) {
+            Ok(value @ Value::Object(_)) => Some(value),
+            _ => {
+                return Err(spec_error(
+                    name,
+                    "inputJsonSchema must be a JSON Schema object",
+                ))
+            }
+        },
+    };
+    let input = get(spec, "input");
+    if input.is_undefined() || input.is_null() {
+        let declared = explicit.is_some();
+        return Ok((
+            None,
+            ActionInput {
+                standard: None,
+                json_schema: explicit,
+                declared,
+            },
+        ));
+    }
+    // arktype's schemas are functions, so look for `~standard` on those too.
+    let standard = if input.is_object() || input.is_function() {
+        get(&input, "~standard")
+    } else {
+        JsValue::UNDEFINED
+    };
+    if standard.is_object() {
+        let validate = get(&standard, "validate")
+            .dyn_into::<Function>()
+            .map_err(|_| spec_error(name, "input[\"~standard\"].validate must be a function"))?;
+        let json_schema = explicit.or_else(|| export_json_schema(&standard));
+        return Ok((
+            None,
+            ActionInput {
+                standard: Some((standard, validate)),
+                json_schema,
+                declared: true,
+            },
+        ));
+    }
+    let value = read_value(&input, usize::MAX).map_err(|e| {
+        spec_error(
+            name,
+            &(String::from("input is not a JSON Schema or a Standard Schema (")
+                + &e.to_string()
+                + ")"),
+        )
+    })?;
+    // The manifest shows `Schema::source` unless `inputJsonSchema` says otherwise.
+    let schema = Schema::parse(&value)?;
+    Ok((
+        Some(schema),
+        ActionInput {
+            standard: None,
+            json_schema: explicit,
+            declared: true,
+        },
+    ))
+}
+
+/// The Standard JSON Schema export (`~standard.jsonSchema.input({ target })`), if the library
+/// offers one and it is plain JSON; a throw means "none".
+fn export_json_schema(standard: &JsValue) -> Option<Value> {
+    let converter = get(standard, "jsonSchema");
+    let input = get(&converter, "input").dyn_into::<Function>().ok()?;
+    let options = Object::new();
+    set(&options, "target", "draft-2020-12");
+    let exported = input.call1(&converter, &options).ok()?;
+    read_value(&exported, MAX_EXPORT_BYTES).ok()
+}
+
+/// What a Standard Schema said about a call's arguments.
+pub(crate) enum Check {
+    /// Valid, or no Standard Schema to ask.
+    Pass,
+    /// Invalid: the call is rejected with this error.
+    Fail(Error),
+    /// `validate` returned a promise; await it, then [`verdict`].
+    Later(Promise),
+}
+
+impl Inner {
+    /// Runs the action's Standard Schema (if any) on the arguments of a call about to reach
+    /// the engine. Calls the engine already refuses (unreadable args, another host rejection)
+    /// are not validated.
+    pub(crate) fn standard_check(&self, request: &InvokeRequest) -> Check {
+        if request.host_rejection.is_some() {
+            return Check::Pass;
+        }
+        let Ok(args) = &request.args else {
+            return Check::Pass;
+        };
+        let standard = {
+            let engine = self.engine.borrow();
+            let Some((id, ..)) = engine.action(&request.name) else {
+                return Check::Pass;
+            };
+            let actions = self.actions.borrow();
+            actions.get(&id).and_then(|a| a.input.standard.clone())
+        };
+        let Some((props, validate)) = standard else {
+            return Check::Pass;
+        };
+        // No borrow is held from here on: `validate` is library code and may call back in.
+        let copy = super::convert::write_frozen(args);
+        match validate.call1(&props, &copy) {
+            Err(thrown) => Check::Fail(thrown_error(&thrown)),
+            Ok(result) if result.is_object() && get(&result, "then").is_function() => {
+                Check::Later(Promise::resolve(&result))
+            }
+            Ok(result) => verdict(&result).map_or(Check::Pass, Check::Fail),
+        }
+    }
+
+    /// Builds the engine request for a provider tool call.
+    fn tool_request(&self, call: ToolCall) -> InvokeRequest {
+        let ToolCall { name, id, args, .. } = call;
+        let mut request = InvokeRequest {
+            name,
+            args,
+            call_id: None,
+            confirm_token: None,
+            decline: false,
+            host_rejection: None,
+        };
+        match id {
+            Some(id) if !id.is_empty() && id.len() <= 256 => request.call_id = Some(id),
+            Some(_) => {
+                request.host_rejection = Some(Error::InvalidArgs(
+                    "the tool call's id must be a non-empty string of at most 256 bytes".into(),
+                ))
+            }
+            None => {}
+        }
+        let soft = matches!(
+            self.engine.borrow().action(&request.name),
+            Some((_, _, Control::Soft, _))
+        );
+        if let (true, Ok(args)) = (soft, &mut request.args) {
+            let fields = take_confirm_fields(args);
+            request.confirm_token = fields.token;
+            request.decline = fields.decline;
+            if let Some(error) = fields.error {
+                request.host_rejection.get_or_insert(error);
+            }
+        }
+        request
+    }
+}
+
+/// A settled `validate` result: `None` when valid, else the issues as `invalid_args`.
+pub(crate) fn verdict(result: &JsValue) -> Option<Error> {
+    let issues = get(result, "issues");
+    if issues.is_undefined() || issues.is_null() {
+        return None;
+    }
+    if !Array::is_array(&issues) {
+        return Some(issues_error(&[]));
+    }
+    let list: Vec<(Vec<PathStep>, String)> = Array::from(&issues)
+        .iter()
+        .map(|issue| {
+            let message = get(&issue, "message")
+                .as_string()
+                .unwrap_or_else(|| "invalid".into());
+            let path = get(&issue, "path");
+            let steps = if Array::is_array(&path) {
+                Array::from(&path)
+                    .iter()
+                    .filter_map(|s| path_step(&s))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            (steps, message)
+        })
+        .collect();
+    Some(issues_error(&list))
+}
+
+/// A path segment: a property key, or `{ key }` (Standard Schema's `PathSegment`).
+fn path_step(segment: &JsValue) -> Option<PathStep> {
+    let key = if segment.is_object() {
+        get(segment, "key")
+    } else {
+        segment.clone()
+    };
+    if let Some(n) = key.as_f64() {
+        if n >= 0.0 && n.fract() == 0.0 && n < 4_294_967_296.0 {
+            return Some(PathStep::Index(n as u32));
+        }
+    }
+    key.as_string().map(PathStep::Key)
+}
+
+/// A `validate` that threw or rejected: the call is refused, as a failed check would be.
+pub(crate) fn thrown_error(thrown: &JsValue) -> Error {
+    let message = thrown
+        .as_string()
+        .or_else(|| get(thrown, "message").as_string())
+        .unwrap_or_default();
+    Error::InvalidArgs(String::from("args: the input schema's validate threw: ") + &message)
+}
+
+/// Builds a fresh, mutable JS value from `value` (manifests and tool results are the caller's
+/// to extend, unlike the frozen snapshots).
+fn write_plain(value: &Value) -> JsValue {
+    match value {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(*n),
+        Value::String(s) => JsValue::from_str(s),
+        Value::Array(items) => items.iter().map(write_plain).collect::<Array>().into(),
+        Value::Object(fields) => {
+            let object = Object::new();
+            for (key, item) in fields {
+                set_own(&object, key, &write_plain(item));
+            }
+            object.into()
+        }
+    }
+}
+
+/// Reads a provider tool call. The whole call is read as plain JSON within a budget well
+/// above `maxArgsBytes` (arguments arrive as JSON text); one that is not readable keeps its
+/// shape and id (so the answer still matches it) and is rejected.
+fn read_tool_call(inner: &Inner, call: &JsValue) -> ToolCall {
+    let max = inner.engine.borrow().config().max_args_bytes;
+    let budget = max.saturating_mul(4).saturating_add(4096);
+    let parse_json = |text: &str| match JSON::parse(text) {
+        Ok(parsed) => read_value(&parsed, max),
+        Err(thrown) => {
+            let why = get(&thrown, "message").as_string().unwrap_or_default();
+            Err(Error::InvalidArgs(
+                String::from("args: not valid JSON: ") + &why,
+            ))
+        }
+    };
+    match read_value(call, budget) {
+        Ok(value) => parse_tool_call(&value, parse_json),
+        Err(error) => {
+            let mut fields = Vec::new();
+            for key in ["type", "id", "call_id", "name"] {
+                if let Some(s) = get(call, key).as_string() {
+                    fields.push((key.to_string(), Value::String(s)));
+                }
+            }
+            let function = get(call, "function");
+            if function.is_object() {
+                let name = get(&function, "name").as_string().unwrap_or_default();
+                fields.push((
+                    "function".into(),
+                    Value::Object(vec![("name".into(), Value::String(name))]),
+                ));
+            }
+            let mut parsed = parse_tool_call(&Value::Object(fields), parse_json);
+            parsed.args = Err(match error {
+                Error::ArgsTooLarge { size, .. } => Error::ArgsTooLarge { size, max },
+                other => other,
+            });
+            parsed
+        }
+    }
+}
+
+/// The provider's tool-result message for a settled (or `needs_confirmation`) outcome.
+fn tool_result_js(
+    provider: Provider,
+    id: Option<String>,
+    action: &str,
+    outcome: &JsValue,
+) -> JsValue {
+    let gate = get(outcome, "gate").as_string().unwrap_or_default();
+    let error = get(outcome, "error");
+    let code = get(&error, "code").as_string();
+    let message = get(&error, "message").as_string().unwrap_or_default();
+    let token = get(outcome, "confirmToken").as_string();
+    let has_result = Reflect::has(outcome, &"result".into()).unwrap_or(false);
+    let view = OutcomeView {
+        gate: &gate,
+        ok: get(outcome, "ok").is_truthy(),
+        error: code.as_deref().map(|c| (c, message.as_str())),
+        confirm_token: token.as_deref(),
+        has_result,
+    };
+    let content = write_plain(&tool_content(action, &view));
+    if has_result {
+        set(
+            content.unchecked_ref::<Object>(),
+            "result",
+            get(outcome, "result"),
+        );
+    }
+    let text = match JSON::stringify(&content).ok().and_then(|s| s.as_string()) {
+        Some(text) => text,
+        None => {
+            // The run's value is not JSON (a cycle, a BigInt): the model gets the rest.
+            let _ = Reflect::delete_property(content.unchecked_ref::<Object>(), &"result".into());
+            JSON::stringify(&content)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default()
+        }
+    };
+    let id = id.unwrap_or_else(|| get(outcome, "callId").as_string().unwrap_or_default());
+    write_plain(&tool_result(provider, &id, text, is_error(&view)))
+}
+
+#[wasm_bindgen]
+impl Coworkkit {
+    /// The manifest of every registered action for an LLM: `"json" | "openai" |
+    /// "openai-responses" | "anthropic" | "mcp"` (SPEC §7). Fresh plain objects each time;
+    /// an unknown format throws `invalid_spec`.
+    #[wasm_bindgen(unchecked_return_type = "ToolManifest")]
+    pub fn tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ToolFormat")] format: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let name = format
+            .as_string()
+            .unwrap_or_else(|| "(not a string)".into());
+        let format = ToolFormat::parse(&name).map_err(|e| js_error(&e))?;
+        let engine = self.inner.engine.borrow();
+        if engine.is_disposed() {
+            return Ok(Array::new().into());
+        }
+        let actions = self.inner.actions.borrow();
+        let tools: Vec<ToolInfo<'_>> = engine
+            .actions()
+            .map(|(id, def, control, _)| {
+                let input = actions.get(&id).map(|a| &a.input);
+                ToolInfo {
+                    name: &def.name,
+                    description: &def.description,
+                    control,
+                    read_only: def.read_only,
+                    idempotent: def.idempotent,
+                    // An element action's implied schema (`fill`'s `value`) is in `def.schema`.
+                    input_schema: input
+                        .and_then(|i| i.json_schema.as_ref())
+                        .or(def.schema.as_ref().map(Schema::source)),
+                    has_input: def.schema.is_some() || input.is_some_and(|i| i.declared),
+                }
+            })
+            .collect();
+        Ok(write_plain(&manifest(format, &tools)))
+    }
+
+    /// Runs a provider tool call (OpenAI Chat, OpenAI Responses or Anthropic) through `invoke`
+    /// and answers in the matching tool-result shape, the outcome as compact JSON content.
+    /// The provider's call id is the `callId`, so a re-sent call never runs twice. Never
+    /// rejects: a malformed call is a `rejected` outcome in the closest shape.
+    #[wasm_bindgen(js_name = handleToolCall, unchecked_return_type = "Promise<ToolResult>")]
+    pub fn handle_tool_call(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ToolCall")] call: JsValue,
+    ) -> Promise {
+        let call = read_tool_call(&self.inner, &call);
+        let (provider, id, name) = (call.provider, call.id.clone(), call.name.clone());
+        let request = self.inner.tool_request(call);
+        let outcome = self.inner.invoke_request(request);
+        // Only the call's own data is captured: a hard call may wait minutes for a person,
+        // and must not keep the instance alive meanwhile.
+        let answer = Closure::once_into_js(move |outcome: JsValue| {
+            tool_result_js(provider, id, &name, &outcome)
+        });
+        let then: Function = get(&outcome, "then").unchecked_into();
+        then.call1(&outcome, &answer)
+            .map_or(outcome, JsCast::unchecked_into)
+    }
+}
+
+/// MCP tool annotations → control level (SPEC §7), with MCP's defaults (`readOnlyHint: false`,
+/// `destructiveHint: true`): read-only → `"open"`; destructive or unannotated → `"hard"`;
+/// otherwise `"soft"`.
+#[wasm_bindgen(js_name = controlFromMcpAnnotations, unchecked_return_type = "Control")]
+pub fn control_from_mcp(
+    #[wasm_bindgen(unchecked_param_type = "McpToolAnnotations | null | undefined")]
+    annotations: JsValue,
+) -> String {
+    let hints = if annotations.is_object() {
+        let mut fields = Vec::new();
+        for key in ["readOnlyHint", "destructiveHint"] {
+            if let Some(b) = get(&annotations, key).as_bool() {
+                fields.push((key.to_string(), Value::Bool(b)));
+            }
+        }
+        Some(Value::Object(fields))
+    } else {
+        None
+    };
+    control_from_mcp_annotations(hints.as_ref()).as_str().into()
+}

@@ -1,0 +1,419 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Agent interoperability (SPEC §7): manifest shapes, tool-call parsing, tool results, MCP
+//! hints and Standard Schema issue messages, all as plain data.
+
+use coworkkit::core::control::Control;
+use coworkkit::core::error::Error;
+use coworkkit::core::interop::*;
+use coworkkit::core::value::Value;
+
+fn v(json: &str) -> Value {
+    Value::parse_json(json).unwrap()
+}
+
+fn json(value: &Value) -> String {
+    value.to_json()
+}
+
+fn call(value: &Value) -> ToolCall {
+    parse_tool_call(value, Value::parse_json)
+}
+
+fn tool<'a>(name: &'a str, control: Control, schema: Option<&'a Value>) -> ToolInfo<'a> {
+    ToolInfo {
+        name,
+        description: "Does a thing.",
+        control,
+        read_only: false,
+        idempotent: false,
+        input_schema: schema,
+        has_input: schema.is_some(),
+    }
+}
+
+#[test]
+fn formats_parse_and_unknown_is_invalid_spec() {
+    assert_eq!(ToolFormat::parse("openai"), Ok(ToolFormat::OpenAi));
+    assert_eq!(
+        ToolFormat::parse("openai-responses"),
+        Ok(ToolFormat::OpenAiResponses)
+    );
+    assert_eq!(ToolFormat::parse("anthropic"), Ok(ToolFormat::Anthropic));
+    assert_eq!(ToolFormat::parse("mcp"), Ok(ToolFormat::Mcp));
+    assert_eq!(ToolFormat::parse("json"), Ok(ToolFormat::Json));
+    let err = ToolFormat::parse("gemini").unwrap_err();
+    assert_eq!(err.code(), "invalid_spec");
+    assert!(err.to_string().contains("\"gemini\""));
+}
+
+#[test]
+fn open_action_in_every_format() {
+    let schema = v(r#"{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}"#);
+    let mut t = tool("search", Control::Open, Some(&schema));
+    t.read_only = true;
+    t.idempotent = true;
+    let params = r#"{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}"#;
+    assert_eq!(
+        json(&tool_entry(ToolFormat::OpenAi, &t)),
+        format!(
+            r#"{{"type":"function","function":{{"name":"search","description":"Does a thing.","parameters":{params}}}}}"#
+        )
+    );
+    assert_eq!(
+        json(&tool_entry(ToolFormat::OpenAiResponses, &t)),
+        format!(
+            r#"{{"type":"function","name":"search","description":"Does a thing.","parameters":{params},"strict":false}}"#
+        )
+    );
+    assert_eq!(
+        json(&tool_entry(ToolFormat::Anthropic, &t)),
+        format!(r#"{{"name":"search","description":"Does a thing.","input_schema":{params}}}"#)
+    );
+    assert_eq!(
+        json(&tool_entry(ToolFormat::Mcp, &t)),
+        format!(
+            r#"{{"name":"search","description":"Does a thing.","inputSchema":{params},"annotations":{{"readOnlyHint":true,"idempotentHint":true}}}}"#
+        )
+    );
+    assert_eq!(
+        json(&tool_entry(ToolFormat::Json, &t)),
+        format!(
+            r#"{{"name":"search","description":"Does a thing.","control":"open","inputSchema":{params},"readOnly":true,"idempotent":true}}"#
+        )
+    );
+}
+
+#[test]
+fn no_input_is_an_empty_object_schema_and_unknown_input_is_permissive() {
+    let none = tool("ping", Control::Open, None);
+    assert_eq!(
+        json(&input_schema(&none, false)),
+        r#"{"type":"object","properties":{}}"#
+    );
+    let mut unknown = tool("ping", Control::Open, None);
+    unknown.has_input = true;
+    assert_eq!(json(&input_schema(&unknown, false)), r#"{"type":"object"}"#);
+    // A root that is not an object schema cannot be a tool's parameters.
+    let string = v(r#"{"type":"string"}"#);
+    assert_eq!(
+        json(&input_schema(
+            &tool("x", Control::Open, Some(&string)),
+            false
+        )),
+        r#"{"type":"object"}"#
+    );
+    // `type` made explicit and first; `$schema` dropped; the rest kept as declared.
+    let zodish = v(
+        r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"a":{"type":"number"}},"additionalProperties":false}"#,
+    );
+    assert_eq!(
+        json(&input_schema(
+            &tool("x", Control::Open, Some(&zodish)),
+            false
+        )),
+        r#"{"type":"object","properties":{"a":{"type":"number"}},"additionalProperties":false}"#
+    );
+}
+
+#[test]
+fn soft_actions_get_optional_token_and_decline_and_a_sentence() {
+    let schema = v(r#"{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}"#);
+    let t = tool("archiveThread", Control::Soft, Some(&schema));
+    let entry = tool_entry(ToolFormat::Anthropic, &t);
+    let description = entry.get("description").and_then(Value::as_str).unwrap();
+    assert!(description.starts_with("Does a thing. This asks first"));
+    assert!(description.contains("confirmToken"));
+    let input = entry.get("input_schema").unwrap();
+    assert_eq!(json(input.get("required").unwrap()), r#"["id"]"#);
+    let props = input.get("properties").unwrap();
+    assert_eq!(
+        props.get("confirmToken").unwrap().get("type"),
+        Some(&v(r#""string""#))
+    );
+    assert_eq!(
+        props.get("decline").unwrap().get("type"),
+        Some(&v(r#""boolean""#))
+    );
+    // Without an input schema, too.
+    let bare = tool("archiveAll", Control::Soft, None);
+    let input = input_schema(&bare, true);
+    assert!(input
+        .get("properties")
+        .unwrap()
+        .get("confirmToken")
+        .is_some());
+    // The neutral listing keeps the app's words and schema.
+    let listing = tool_entry(ToolFormat::Json, &t);
+    assert_eq!(
+        listing.get("description").and_then(Value::as_str),
+        Some("Does a thing.")
+    );
+    assert_eq!(listing.get("inputSchema"), Some(&schema));
+}
+
+#[test]
+fn hard_actions_say_a_person_confirms_and_mcp_marks_them_destructive() {
+    let mut t = tool("deleteProject", Control::Hard, None);
+    t.description = "Delete a project";
+    let entry = tool_entry(ToolFormat::Mcp, &t);
+    assert_eq!(
+        entry.get("description").and_then(Value::as_str),
+        Some(format!("Delete a project. {HARD_NOTE}").as_str())
+    );
+    assert_eq!(
+        json(entry.get("annotations").unwrap()),
+        r#"{"destructiveHint":true}"#
+    );
+    assert!(entry
+        .get("inputSchema")
+        .unwrap()
+        .get("properties")
+        .unwrap()
+        .get("confirmToken")
+        .is_none());
+    let soft = tool_entry(ToolFormat::Mcp, &tool("archive", Control::Soft, None));
+    assert_eq!(
+        json(soft.get("annotations").unwrap()),
+        r#"{"destructiveHint":false}"#
+    );
+    // readOnly on a gated action is not claimed.
+    let mut gated = tool("peek", Control::Soft, None);
+    gated.read_only = true;
+    assert_eq!(
+        json(
+            tool_entry(ToolFormat::Mcp, &gated)
+                .get("annotations")
+                .unwrap()
+        ),
+        r#"{"destructiveHint":false}"#
+    );
+}
+
+#[test]
+fn mcp_annotations_round_trip_to_control() {
+    let c = |s: &str| control_from_mcp_annotations(Some(&v(s)));
+    assert_eq!(control_from_mcp_annotations(None), Control::Hard);
+    assert_eq!(c("{}"), Control::Hard);
+    assert_eq!(c(r#"{"readOnlyHint":true}"#), Control::Open);
+    assert_eq!(
+        c(r#"{"readOnlyHint":true,"destructiveHint":true}"#),
+        Control::Open
+    );
+    assert_eq!(c(r#"{"destructiveHint":false}"#), Control::Soft);
+    assert_eq!(c(r#"{"destructiveHint":true}"#), Control::Hard);
+    assert_eq!(c(r#"{"readOnlyHint":false}"#), Control::Hard);
+    assert_eq!(c(r#"{"readOnlyHint":"yes"}"#), Control::Hard);
+    assert_eq!(
+        c(r#"{"destructiveHint":false,"idempotentHint":true}"#),
+        Control::Soft
+    );
+    for control in [Control::Open, Control::Soft, Control::Hard] {
+        let mut t = tool("x", control, None);
+        t.read_only = control == Control::Open;
+        let entry = tool_entry(ToolFormat::Mcp, &t);
+        assert_eq!(
+            control_from_mcp_annotations(entry.get("annotations")),
+            control
+        );
+    }
+}
+
+#[test]
+fn every_provider_call_shape_parses() {
+    let chat = call(&v(
+        r#"{"id":"call_1","type":"function","function":{"name":"search","arguments":"{\"q\":\"x\"}"}}"#,
+    ));
+    assert_eq!(chat.provider, Provider::OpenAiChat);
+    assert_eq!(chat.id.as_deref(), Some("call_1"));
+    assert_eq!(chat.name, "search");
+    assert_eq!(chat.args, Ok(v(r#"{"q":"x"}"#)));
+
+    let responses = call(&v(
+        r#"{"type":"function_call","id":"fc_9","call_id":"call_2","name":"search","arguments":"{}"}"#,
+    ));
+    assert_eq!(responses.provider, Provider::OpenAiResponses);
+    assert_eq!(responses.id.as_deref(), Some("call_2"));
+    assert_eq!(responses.args, Ok(v("{}")));
+
+    let anthropic = call(&v(
+        r#"{"type":"tool_use","id":"toolu_3","name":"search","input":{"q":"y"}}"#,
+    ));
+    assert_eq!(anthropic.provider, Provider::Anthropic);
+    assert_eq!(anthropic.id.as_deref(), Some("toolu_3"));
+    assert_eq!(anthropic.args, Ok(v(r#"{"q":"y"}"#)));
+
+    // Arguments as an object, or empty, are fine too.
+    let object_args = call(&v(
+        r#"{"id":"c","type":"function","function":{"name":"s","arguments":{"q":1}}}"#,
+    ));
+    assert_eq!(object_args.args, Ok(v(r#"{"q":1}"#)));
+    let empty = call(&v(
+        r#"{"id":"c","type":"function","function":{"name":"s","arguments":""}}"#,
+    ));
+    assert_eq!(empty.args, Ok(v("{}")));
+    let anthropic_string = call(&v(
+        r#"{"type":"tool_use","id":"t","name":"s","input":"{\"a\":true}"}"#,
+    ));
+    assert_eq!(anthropic_string.args, Ok(v(r#"{"a":true}"#)));
+}
+
+#[test]
+fn malformed_arguments_and_unknown_shapes_are_invalid_args_in_the_closest_shape() {
+    let bad_json = call(&v(
+        r#"{"id":"call_1","type":"function","function":{"name":"s","arguments":"{\"q\":"}}"#,
+    ));
+    assert_eq!(bad_json.provider, Provider::OpenAiChat);
+    assert_eq!(bad_json.id.as_deref(), Some("call_1"));
+    assert!(matches!(&bad_json.args, Err(Error::InvalidArgs(m)) if m.contains("not valid JSON")));
+
+    let not_object = call(&v(
+        r#"{"type":"function_call","call_id":"c","name":"s","arguments":"[1,2]"}"#,
+    ));
+    assert!(matches!(&not_object.args, Err(Error::InvalidArgs(m)) if m.contains("JSON object")));
+
+    let guess = |s: &str| call(&v(s));
+    let responses_like = guess(r#"{"call_id":"c9","name":"s"}"#);
+    assert_eq!(responses_like.provider, Provider::OpenAiResponses);
+    assert_eq!(responses_like.id.as_deref(), Some("c9"));
+    assert!(matches!(&responses_like.args, Err(Error::InvalidArgs(m)) if m == UNRECOGNISED_CALL));
+    assert_eq!(
+        guess(r#"{"id":"x","input":{}}"#).provider,
+        Provider::Anthropic
+    );
+    let nothing = guess("{}");
+    assert_eq!(nothing.provider, Provider::OpenAiChat);
+    assert_eq!(nothing.id, None);
+    assert!(nothing.args.is_err());
+    assert!(guess("42").args.is_err());
+}
+
+#[test]
+fn confirm_fields_are_taken_out_of_soft_args() {
+    let mut args = v(r#"{"id":"t1","confirmToken":"ckt_abc","decline":true}"#);
+    let fields = take_confirm_fields(&mut args);
+    assert_eq!(fields.token.as_deref(), Some("ckt_abc"));
+    assert!(fields.decline);
+    assert_eq!(fields.error, None);
+    assert_eq!(args, v(r#"{"id":"t1"}"#));
+
+    let mut args = v(r#"{"id":"t1","confirmToken":null,"decline":"no"}"#);
+    let fields = take_confirm_fields(&mut args);
+    assert_eq!(fields, ConfirmFields::default());
+    assert_eq!(args, v(r#"{"id":"t1","decline":"no"}"#));
+
+    let mut args = v(r#"{"confirmToken":7}"#);
+    assert_eq!(take_confirm_fields(&mut args).error, Some(Error::BadToken));
+    assert_eq!(args, v("{}"));
+}
+
+#[test]
+fn content_is_compact_and_actionable() {
+    let fired = OutcomeView {
+        gate: "fired",
+        ok: true,
+        error: None,
+        confirm_token: None,
+        has_result: true,
+    };
+    assert_eq!(
+        json(&tool_content("search", &fired)),
+        r#"{"gate":"fired","ok":true,"result":null}"#
+    );
+    assert!(!is_error(&fired));
+
+    let asks = OutcomeView {
+        gate: "needs_confirmation",
+        ok: false,
+        error: None,
+        confirm_token: Some("ckt_1"),
+        has_result: false,
+    };
+    let content = tool_content("archiveThread", &asks);
+    assert_eq!(content.get("confirmToken"), Some(&v(r#""ckt_1""#)));
+    let line = content.get("instruction").and_then(Value::as_str).unwrap();
+    assert!(line.contains("Ask the user") && line.contains("archiveThread"));
+    assert!(!is_error(&asks));
+
+    let rejected = OutcomeView {
+        gate: "rejected",
+        ok: false,
+        error: Some(("invalid_args", "args.q: expected string")),
+        confirm_token: None,
+        has_result: false,
+    };
+    assert_eq!(
+        json(&tool_content("search", &rejected)),
+        r#"{"gate":"rejected","ok":false,"error":{"code":"invalid_args","message":"args.q: expected string"}}"#
+    );
+    assert!(is_error(&rejected));
+    let cancelled = OutcomeView {
+        gate: "cancelled",
+        ..rejected
+    };
+    assert!(tool_content("x", &cancelled).get("instruction").is_some());
+}
+
+#[test]
+fn results_come_back_in_the_providers_shape() {
+    assert_eq!(
+        json(&tool_result(
+            Provider::OpenAiChat,
+            "call_1",
+            "{}".into(),
+            false
+        )),
+        r#"{"role":"tool","tool_call_id":"call_1","content":"{}"}"#
+    );
+    assert_eq!(
+        json(&tool_result(
+            Provider::OpenAiResponses,
+            "call_2",
+            "{}".into(),
+            true
+        )),
+        r#"{"type":"function_call_output","call_id":"call_2","output":"{}"}"#
+    );
+    assert_eq!(
+        json(&tool_result(
+            Provider::Anthropic,
+            "toolu_3",
+            "{}".into(),
+            true
+        )),
+        r#"{"type":"tool_result","tool_use_id":"toolu_3","content":"{}","is_error":true}"#
+    );
+}
+
+#[test]
+fn standard_schema_issues_become_one_invalid_args_message() {
+    let err = issues_error(&[
+        (
+            vec![PathStep::Key("title".into())],
+            "Expected string, received number".into(),
+        ),
+        (
+            vec![
+                PathStep::Key("items".into()),
+                PathStep::Index(2),
+                PathStep::Key("a b".into()),
+            ],
+            "Required".into(),
+        ),
+        (Vec::new(), "Bad".into()),
+    ]);
+    assert_eq!(
+        err,
+        Error::InvalidArgs(
+            r#"args.title: Expected string, received number; args.items[2]["a b"]: Required; args: Bad"#
+                .into()
+        )
+    );
+    let many: Vec<_> = (0..10)
+        .map(|i| (vec![PathStep::Index(i)], "x".to_string()))
+        .collect();
+    let Error::InvalidArgs(message) = issues_error(&many) else {
+        unreachable!()
+    };
+    assert!(message.ends_with("args[7]: x; and 2 more"));
+    assert_eq!(issues_error(&[]).code(), "invalid_args");
+}

@@ -1,0 +1,247 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Host tests of the Watch panel's plain model: row text, filter, counts, cap, JSON Lines.
+
+use std::rc::Rc;
+
+use coworkkit::core::control::{Control, ControlSource};
+use coworkkit::core::record::{ActionRecord, Gate, RecordOutcome};
+use coworkkit::core::value::Value;
+use coworkkit::core::watch::{
+    duration_text, outcome_text, time_text, WatchModel, WatchRow, RECORD_GATES, WATCH_ROWS_MAX,
+};
+use proptest::prelude::*;
+
+fn record(n: u32, gate: Gate, outcome: RecordOutcome<String>) -> ActionRecord<String> {
+    ActionRecord {
+        v: 1,
+        id: format!("s.{n}"),
+        session_id: "s".into(),
+        call_id: format!("call_{n}"),
+        action: format!("action{n}"),
+        control: Control::Hard,
+        control_source: ControlSource::Declared,
+        gate,
+        outcome,
+        args: Rc::new(Value::Object(vec![("n".into(), Value::Number(n.into()))])),
+        approver: None,
+        reason: None,
+        started_at: 1_700_000_000_000.0,
+        settled_at: 1_700_000_000_250.0,
+        call: None,
+    }
+}
+
+/// A row whose payload is the record's JSON line, as the browser's `JSON.stringify` would give.
+fn row(n: u32, gate: Gate) -> WatchRow<String> {
+    let r = record(n, gate, RecordOutcome::NotRun);
+    let line = format!("{{\"id\":\"s.{n}\",\"gate\":\"{}\"}}", gate.as_str());
+    WatchRow::from_record(&r, 0.0, line)
+}
+
+#[test]
+fn a_row_shows_time_action_control_gate_outcome_and_duration() {
+    let mut r = record(
+        7,
+        Gate::Confirmed,
+        RecordOutcome::Ok {
+            value: Some("v".into()),
+        },
+    );
+    let row = WatchRow::from_record(&r, 0.0, ());
+    // 1_700_000_000_250 ms = 2023-11-14T22:13:20.250Z
+    assert_eq!(row.time, "22:13:20.250");
+    assert_eq!(row.action, "action7");
+    assert_eq!(row.control, Control::Hard);
+    assert_eq!(row.gate, Gate::Confirmed);
+    assert_eq!(row.outcome, "ok");
+    assert_eq!(row.duration, "250 ms");
+
+    // Central European winter time: getTimezoneOffset() = -60.
+    assert_eq!(WatchRow::from_record(&r, -60.0, ()).time, "23:13:20.250");
+    // US Pacific: +480 wraps to the previous day's 14:13.
+    assert_eq!(WatchRow::from_record(&r, 480.0, ()).time, "14:13:20.250");
+
+    r.outcome = RecordOutcome::Error {
+        code: "element_unavailable",
+        message: "gone".into(),
+    };
+    assert_eq!(
+        WatchRow::from_record(&r, 0.0, ()).outcome,
+        "error: element_unavailable"
+    );
+    r.outcome = RecordOutcome::NotRun;
+    r.reason = Some("hand_mode_off".into());
+    assert_eq!(
+        WatchRow::from_record(&r, 0.0, ()).outcome,
+        "not run: hand_mode_off"
+    );
+}
+
+#[test]
+fn outcome_text_without_a_reason() {
+    assert_eq!(outcome_text::<()>(&RecordOutcome::NotRun, None), "not run");
+    assert_eq!(
+        outcome_text::<()>(&RecordOutcome::Ok { value: None }, Some("ignored")),
+        "ok"
+    );
+}
+
+#[test]
+fn durations_read_like_people_speak() {
+    assert_eq!(duration_text(0.0), "0 ms");
+    assert_eq!(duration_text(0.4), "0 ms");
+    assert_eq!(duration_text(12.6), "13 ms");
+    assert_eq!(duration_text(999.0), "999 ms");
+    assert_eq!(duration_text(1000.0), "1.0 s");
+    assert_eq!(duration_text(3456.0), "3.4 s");
+    assert_eq!(duration_text(59_999.0), "59.9 s");
+    assert_eq!(duration_text(60_000.0), "1 min 0 s");
+    assert_eq!(duration_text(125_000.0), "2 min 5 s");
+    assert_eq!(duration_text(-5.0), "0 ms");
+    assert_eq!(duration_text(f64::NAN), "0 ms");
+    assert_eq!(duration_text(f64::INFINITY), "0 ms");
+}
+
+#[test]
+fn times_are_zero_padded_and_wrap_the_day() {
+    assert_eq!(time_text(0.0, 0.0), "00:00:00.000");
+    assert_eq!(time_text(3_723_004.0, 0.0), "01:02:03.004");
+    assert_eq!(time_text(0.0, 60.0), "23:00:00.000");
+    assert_eq!(time_text(f64::NAN, 0.0), "00:00:00.000");
+    assert_eq!(time_text(86_399_999.0, 0.0), "23:59:59.999");
+}
+
+#[test]
+fn rows_are_newest_first() {
+    let mut model = WatchModel::default();
+    for n in 0..3 {
+        model.push(row(n, Gate::Fired));
+    }
+    let actions: Vec<&str> = model.rows().map(|r| r.action.as_str()).collect();
+    assert_eq!(actions, ["action2", "action1", "action0"]);
+    assert_eq!(model.len(), 3);
+    assert!(!model.is_empty());
+}
+
+#[test]
+fn the_filter_shows_one_gate_and_none_shows_all() {
+    let mut model = WatchModel::default();
+    let gates = [Gate::Fired, Gate::Rejected, Gate::Fired, Gate::Cancelled];
+    for (n, gate) in gates.iter().enumerate() {
+        assert!(
+            model.push(row(n as u32, *gate)).visible,
+            "no filter: all visible"
+        );
+    }
+    model.set_filter(Some(Gate::Fired));
+    assert_eq!(model.filter(), Some(Gate::Fired));
+    let shown: Vec<&str> = model.visible().map(|r| r.action.as_str()).collect();
+    assert_eq!(shown, ["action2", "action0"]);
+    assert!(model.matches(Gate::Fired));
+    assert!(!model.matches(Gate::Rejected));
+    assert!(!model.push(row(9, Gate::Timeout)).visible);
+    assert!(model.push(row(10, Gate::Fired)).visible);
+    model.set_filter(None);
+    assert_eq!(model.visible().count(), 6);
+}
+
+#[test]
+fn counts_are_per_gate_and_survive_the_cap() {
+    let mut model = WatchModel::new(4);
+    for n in 0..10 {
+        let gate = if n % 2 == 0 {
+            Gate::Fired
+        } else {
+            Gate::NeedsHandMode
+        };
+        model.push(row(n, gate));
+    }
+    assert_eq!(model.count(Gate::Fired), 5);
+    assert_eq!(model.count(Gate::NeedsHandMode), 5);
+    assert_eq!(model.count(Gate::Timeout), 0);
+    assert_eq!(model.count(Gate::NeedsConfirmation), 0);
+    assert_eq!(model.total(), 10);
+    assert_eq!(model.len(), 4);
+}
+
+#[test]
+fn the_cap_drops_the_oldest_row_and_hands_it_back() {
+    let mut model = WatchModel::default();
+    for n in 0..WATCH_ROWS_MAX as u32 {
+        assert_eq!(model.push(row(n, Gate::Fired)).evicted, None);
+    }
+    let pushed = model.push(row(WATCH_ROWS_MAX as u32, Gate::Fired));
+    assert_eq!(
+        pushed.evicted.map(|r| r.action),
+        Some("action0".to_string())
+    );
+    for n in 0..2000 {
+        model.push(row(1000 + n, Gate::Fired));
+    }
+    assert_eq!(model.len(), WATCH_ROWS_MAX);
+    assert_eq!(model.rows().next().unwrap().action, "action2999");
+    assert_eq!(model.rows().last().unwrap().action, "action2500");
+    // A zero cap still keeps the newest row.
+    let mut tiny = WatchModel::new(0);
+    tiny.push(row(1, Gate::Fired));
+    tiny.push(row(2, Gate::Fired));
+    assert_eq!(tiny.len(), 1);
+}
+
+#[test]
+fn json_lines_are_the_kept_filtered_payloads_oldest_first() {
+    let mut model = WatchModel::new(3);
+    assert_eq!(model.json_lines(|p: &String| p.clone()), "");
+    for (n, gate) in [Gate::Fired, Gate::Rejected, Gate::Fired, Gate::Fired]
+        .into_iter()
+        .enumerate()
+    {
+        model.push(row(n as u32, gate));
+    }
+    assert_eq!(
+        model.json_lines(|p| p.clone()),
+        "{\"id\":\"s.1\",\"gate\":\"rejected\"}\n\
+         {\"id\":\"s.2\",\"gate\":\"fired\"}\n\
+         {\"id\":\"s.3\",\"gate\":\"fired\"}\n"
+    );
+    model.set_filter(Some(Gate::Rejected));
+    assert_eq!(
+        model.json_lines(|p| p.clone()),
+        "{\"id\":\"s.1\",\"gate\":\"rejected\"}\n"
+    );
+    for line in model.json_lines(|p| p.clone()).lines() {
+        assert!(Value::parse_json(line).is_ok(), "each line is JSON: {line}");
+    }
+}
+
+#[test]
+fn the_filter_lists_every_recorded_gate_once() {
+    assert_eq!(RECORD_GATES.len(), 6);
+    assert!(!RECORD_GATES.contains(&Gate::NeedsConfirmation));
+    for gate in RECORD_GATES {
+        assert!(gate.is_terminal());
+    }
+}
+
+proptest! {
+    #[test]
+    fn never_more_than_the_cap_and_counts_add_up(
+        cap in 1usize..20,
+        gates in prop::collection::vec(0usize..6, 0..80),
+        filter in prop::option::of(0usize..6),
+    ) {
+        let mut model = WatchModel::new(cap);
+        model.set_filter(filter.map(|i| RECORD_GATES[i]));
+        for (n, g) in gates.iter().enumerate() {
+            model.push(row(n as u32, RECORD_GATES[*g]));
+            prop_assert!(model.len() <= cap);
+        }
+        prop_assert_eq!(model.total(), gates.len() as u64);
+        let per_gate: u64 = RECORD_GATES.iter().map(|g| model.count(*g)).sum();
+        prop_assert_eq!(per_gate, gates.len() as u64);
+        prop_assert_eq!(model.len(), gates.len().min(cap));
+        let kept = model.visible().count();
+        prop_assert_eq!(model.json_lines(|p| p.clone()).lines().count(), kept);
+        prop_assert!(model.visible().all(|r| model.matches(r.gate)));
+    }
+}

@@ -1,0 +1,565 @@
+// Agent interoperability (SPEC §7) through the real package in headless Chromium: manifests
+// for every format checked against golden objects and the providers' documented shapes, every
+// provider's tool-call round trip, re-sent calls, MCP hints, Standard Schema inputs with real
+// zod and valibot, and the README's LLM loops run against a scripted model.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { launch, openFixture, waitCard, clickPart, sleep } from "./harness.mjs";
+
+let env, p;
+before(async () => {
+  env = await launch();
+  p = await openFixture(env);
+  // The golden test defines its actions through this source, shared with the page.
+  await p.evaluate((src) => { window.defineFourSrc = src; }, defineFour.toString());
+});
+after(async () => { await env?.close(); });
+
+/**
+ * Runs `fn` in the page with a fresh instance `ck` (its records and per-action run counts) and
+ * the `define` helper; `ck` is disposed afterwards unless `keep` is set.
+ */
+function inPage(fn, arg, { keep = false } = {}) {
+  return p.evaluate(async ({ src, arg, keep }) => {
+    const { Coworkkit } = window.coworkkit;
+    const records = [];
+    const runs = {};
+    const ck = new Coworkkit({ onActionRecord: (r) => records.push(r), confirmTimeoutMs: 5000, armDelayMs: 50 });
+    const define = (spec) => ck.defineAction({
+      run: (args) => { runs[spec.name] = (runs[spec.name] ?? 0) + 1; return { done: spec.name, args }; },
+      ...spec,
+    });
+    window.last = { ck, records, runs };
+    try {
+      return await new Function("ck", "records", "runs", "define", "arg", `return (${src})(ck, records, runs, define, arg);`)(ck, records, runs, define, arg);
+    } finally {
+      if (!keep) ck.dispose();
+    }
+  }, { src: fn.toString(), arg, keep });
+}
+
+// ---- manifests ------------------------------------------------------------------------------
+
+const SOFT_NOTE = "This asks first: the first call does not run it but returns needs_confirmation with a confirmToken. Ask the user; on a yes, call it again with the same arguments plus confirmToken; on a no, call it with confirmToken and decline: true.";
+const HARD_NOTE = "A person confirms this on screen before it runs: wait for the outcome and do not call it again.";
+const SOFT_PARAMS = {
+  confirmToken: { type: "string", description: "Only after the user said yes: the confirmToken from the needs_confirmation answer." },
+  decline: { type: "boolean", description: "With confirmToken, when the user said no." },
+};
+const SUMMARY = "SECRET-SUMMARY: delete p1 and its 12 tasks?";
+
+/** Four actions covering every control, hint and input case. */
+function defineFour(ck, define, summary) {
+  define({
+    name: "searchDocs", description: "Search the docs.", readOnly: true, idempotent: true,
+    input: { type: "object", properties: { query: { type: "string", minLength: 1 } }, required: ["query"], additionalProperties: false },
+  });
+  define({
+    name: "archiveThread", description: "Archive a mail thread", control: "soft",
+    input: { type: "object", properties: { threadId: { type: "string" } }, required: ["threadId"] },
+  });
+  define({
+    name: "deleteProject", description: "Permanently delete a project.", control: "hard",
+    input: { type: "object", properties: { projectId: { type: "string" } }, required: ["projectId"] },
+    confirmationSummary: () => summary,
+  });
+  define({ name: "refresh", description: "Reload the inbox." });
+}
+
+const search = { type: "object", properties: { query: { type: "string", minLength: 1 } }, required: ["query"], additionalProperties: false };
+const archive = { type: "object", properties: { threadId: { type: "string" } }, required: ["threadId"] };
+const archiveSoft = { type: "object", properties: { threadId: { type: "string" }, ...SOFT_PARAMS }, required: ["threadId"] };
+const del = { type: "object", properties: { projectId: { type: "string" } }, required: ["projectId"] };
+const none = { type: "object", properties: {} };
+const words = {
+  searchDocs: "Search the docs.",
+  archiveThread: `Archive a mail thread. ${SOFT_NOTE}`,
+  deleteProject: `Permanently delete a project. ${HARD_NOTE}`,
+  refresh: "Reload the inbox.",
+};
+const params = { searchDocs: search, archiveThread: archiveSoft, deleteProject: del, refresh: none };
+const names = ["searchDocs", "archiveThread", "deleteProject", "refresh"];
+
+const GOLDEN = {
+  json: [
+    { name: "searchDocs", description: "Search the docs.", control: "open", inputSchema: search, readOnly: true, idempotent: true },
+    { name: "archiveThread", description: "Archive a mail thread", control: "soft", inputSchema: archive, readOnly: false, idempotent: false },
+    { name: "deleteProject", description: "Permanently delete a project.", control: "hard", inputSchema: del, readOnly: false, idempotent: false },
+    { name: "refresh", description: "Reload the inbox.", control: "open", inputSchema: none, readOnly: false, idempotent: false },
+  ],
+  openai: names.map((n) => ({ type: "function", function: { name: n, description: words[n], parameters: params[n] } })),
+  "openai-responses": names.map((n) => ({ type: "function", name: n, description: words[n], parameters: params[n], strict: false })),
+  anthropic: names.map((n) => ({ name: n, description: words[n], input_schema: params[n] })),
+  mcp: [
+    { name: "searchDocs", description: words.searchDocs, inputSchema: search, annotations: { readOnlyHint: true, idempotentHint: true } },
+    { name: "archiveThread", description: words.archiveThread, inputSchema: archiveSoft, annotations: { destructiveHint: false } },
+    { name: "deleteProject", description: words.deleteProject, inputSchema: del, annotations: { destructiveHint: true } },
+    { name: "refresh", description: words.refresh, inputSchema: none, annotations: { destructiveHint: false } },
+  ],
+};
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/; // OpenAI's and Anthropic's documented tool-name rule
+const only = (object, keys, what) => {
+  for (const k of Object.keys(object)) assert.ok(keys.includes(k), `${what}: unexpected key ${k}`);
+};
+const objectSchema = (s, what) => {
+  assert.equal(s.type, "object", `${what}: the root schema is an object schema`);
+  if ("properties" in s) assert.equal(typeof s.properties, "object");
+  if ("required" in s) assert.ok(Array.isArray(s.required) && s.required.every((r) => typeof r === "string"));
+  assert.ok(!("$schema" in s));
+};
+/** The documented shape of each provider's tool definition. */
+const SHAPES = {
+  json(t) {
+    only(t, ["name", "description", "control", "inputSchema", "readOnly", "idempotent"], "json");
+    assert.ok(["open", "soft", "hard"].includes(t.control));
+    objectSchema(t.inputSchema, "json");
+  },
+  openai(t) { // Chat Completions: { type: "function", function: { name, description?, parameters?, strict? } }
+    only(t, ["type", "function"], "openai");
+    assert.equal(t.type, "function");
+    only(t.function, ["name", "description", "parameters", "strict"], "openai.function");
+    assert.match(t.function.name, TOOL_NAME);
+    assert.equal(typeof t.function.description, "string");
+    objectSchema(t.function.parameters, "openai");
+  },
+  "openai-responses"(t) { // Responses: { type: "function", name, description?, parameters, strict }
+    only(t, ["type", "name", "description", "parameters", "strict"], "openai-responses");
+    assert.equal(t.type, "function");
+    assert.match(t.name, TOOL_NAME);
+    assert.equal(t.strict, false);
+    objectSchema(t.parameters, "openai-responses");
+  },
+  anthropic(t) { // Messages: { name, description?, input_schema: { type: "object", ... } }
+    only(t, ["name", "description", "input_schema"], "anthropic");
+    assert.match(t.name, TOOL_NAME);
+    objectSchema(t.input_schema, "anthropic");
+  },
+  mcp(t) { // tools/list: { name, title?, description?, inputSchema: { type: "object" }, annotations? }
+    only(t, ["name", "title", "description", "inputSchema", "outputSchema", "annotations"], "mcp");
+    objectSchema(t.inputSchema, "mcp");
+    only(t.annotations, ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"], "mcp.annotations");
+    for (const v of Object.values(t.annotations)) assert.equal(typeof v, "boolean");
+  },
+};
+
+test("tools(format): golden manifests in every format, in each provider's documented shape", async () => {
+  const r = await inPage((ck, records, runs, define, summary) => {
+    const defineFour = new Function("return " + window.defineFourSrc)();
+    defineFour(ck, define, summary);
+    const formats = ["json", "openai", "openai-responses", "anthropic", "mcp"];
+    const manifests = Object.fromEntries(formats.map((f) => [f, ck.tools(f)]));
+    // Fresh, plain, mutable objects every time.
+    const a = ck.tools("openai"); a[0].function.strict = true; a.push(1);
+    const errors = ["gemini", "", undefined, 42].map((f) => { try { ck.tools(f); return null; } catch (e) { return [e instanceof Error, e.code]; } });
+    return { manifests, again: ck.tools("openai"), errors };
+  }, SUMMARY);
+  for (const [format, golden] of Object.entries(GOLDEN)) {
+    assert.deepEqual(r.manifests[format], golden, `golden ${format}`);
+    for (const entry of r.manifests[format]) SHAPES[format](entry);
+  }
+  assert.deepEqual(r.again, GOLDEN.openai, "an earlier manifest's mutation changes nothing");
+  assert.ok(!JSON.stringify(r.manifests).includes("SECRET"), "the confirmation summary is in no manifest");
+  assert.deepEqual(r.errors, Array(4).fill([true, "invalid_spec"]));
+});
+
+// ---- tool calls -----------------------------------------------------------------------------
+
+const parse = (result) => JSON.parse(result.content ?? result.output);
+
+test("OpenAI Chat: a tool call in, a tool message out; arguments as a string or an object", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    define({ name: "searchDocs", description: "Search.", input: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } });
+    const asString = await ck.handleToolCall({ id: "call_1", type: "function", function: { name: "searchDocs", arguments: "{\"query\":\"wasm\"}" } });
+    const asObject = await ck.handleToolCall({ id: "call_2", type: "function", function: { name: "searchDocs", arguments: { query: "rust" } } });
+    const invalid = await ck.handleToolCall({ id: "call_3", type: "function", function: { name: "searchDocs", arguments: "{\"query\":7}" } });
+    const unknown = await ck.handleToolCall({ id: "call_4", type: "function", function: { name: "nope", arguments: "{}" } });
+    return { asString, asObject, invalid, unknown, runs: runs.searchDocs, callIds: records.map((x) => x.callId) };
+  });
+  assert.deepEqual(Object.keys(r.asString), ["role", "tool_call_id", "content"]);
+  assert.equal(r.asString.role, "tool");
+  assert.equal(r.asString.tool_call_id, "call_1");
+  assert.deepEqual(parse(r.asString), { gate: "fired", ok: true, result: { done: "searchDocs", args: { query: "wasm" } } });
+  assert.deepEqual(parse(r.asObject).result.args, { query: "rust" });
+  assert.deepEqual(parse(r.invalid), { gate: "rejected", ok: false, error: { code: "invalid_args", message: "args.query: expected string" } });
+  assert.equal(parse(r.unknown).error.code, "unknown_action");
+  assert.equal(r.runs, 2);
+  assert.deepEqual(r.callIds, ["call_1", "call_2", "call_3", "call_4"], "the provider's id is the callId");
+});
+
+test("OpenAI Responses: soft confirmation through function_call / function_call_output", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    define({ name: "archiveThread", description: "Archive.", control: "soft", input: { type: "object", properties: { threadId: { type: "string" } }, required: ["threadId"], additionalProperties: false } });
+    const first = await ck.handleToolCall({ type: "function_call", id: "fc_1", call_id: "call_a", name: "archiveThread", arguments: "{\"threadId\":\"t1\"}", status: "completed" });
+    const token = JSON.parse(first.output).confirmToken;
+    const forged = await ck.handleToolCall({ type: "function_call", call_id: "call_x", name: "archiveThread", arguments: JSON.stringify({ threadId: "t1", confirmToken: "ckt_forged" }) });
+    const yes = await ck.handleToolCall({ type: "function_call", call_id: "call_b", name: "archiveThread", arguments: JSON.stringify({ threadId: "t1", confirmToken: token }) });
+    const again = await ck.handleToolCall({ type: "function_call", call_id: "call_b", name: "archiveThread", arguments: JSON.stringify({ threadId: "t1", confirmToken: token }) });
+    return { first, forged, yes, again, runs: runs.archiveThread, records: records.map((x) => [x.callId, x.gate, x.reason ?? null]) };
+  });
+  assert.deepEqual(Object.keys(r.first), ["type", "call_id", "output"]);
+  assert.equal(r.first.type, "function_call_output");
+  assert.equal(r.first.call_id, "call_a");
+  const first = parse(r.first);
+  assert.equal(first.gate, "needs_confirmation");
+  assert.match(first.confirmToken, /^[\w-]{22,}$/);
+  assert.match(first.instruction, /Ask the user.*archiveThread.*confirmToken/);
+  assert.equal(parse(r.forged).error.code, "bad_token");
+  assert.equal(r.yes.call_id, "call_b");
+  assert.deepEqual(parse(r.yes), { gate: "confirmed", ok: true, result: { done: "archiveThread", args: { threadId: "t1" } } });
+  assert.deepEqual(r.again, r.yes);
+  assert.equal(r.runs, 1);
+  assert.deepEqual(r.records, [["call_x", "rejected", "bad_token"], ["call_a", "confirmed", null]]);
+});
+
+test("Anthropic: tool_use → tool_result; decline cancels; shareResult: false hides the result", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    define({ name: "archiveThread", description: "Archive.", control: "soft" });
+    define({ name: "readSecret", description: "Read.", shareResult: false });
+    const first = await ck.handleToolCall({ type: "tool_use", id: "toolu_1", name: "archiveThread", input: { threadId: "t9" } });
+    const token = JSON.parse(first.content).confirmToken;
+    const no = await ck.handleToolCall({ type: "tool_use", id: "toolu_2", name: "archiveThread", input: { threadId: "t9", confirmToken: token, decline: true } });
+    const hidden = await ck.handleToolCall({ type: "tool_use", id: "toolu_3", name: "readSecret", input: {} });
+    return { first, no, hidden, runs, records: records.map((x) => [x.callId, x.action, x.gate]) };
+  });
+  assert.deepEqual(Object.keys(r.first), ["type", "tool_use_id", "content", "is_error"]);
+  assert.equal(r.first.type, "tool_result");
+  assert.equal(r.first.tool_use_id, "toolu_1");
+  assert.equal(r.first.is_error, false, "asking first is a normal step, not an error");
+  const no = parse(r.no);
+  assert.equal(no.gate, "cancelled");
+  assert.match(no.instruction, /cancelled/);
+  assert.equal(r.no.is_error, true);
+  assert.deepEqual(parse(r.hidden), { gate: "fired", ok: true });
+  assert.equal(r.hidden.is_error, false);
+  assert.deepEqual(r.runs, { readSecret: 1 });
+  assert.deepEqual(r.records, [["toolu_1", "archiveThread", "cancelled"], ["toolu_3", "readSecret", "fired"]]);
+});
+
+test("Anthropic: a hard tool_use waits for a real click on the card", async () => {
+  await inPage((ck, records, runs, define) => {
+    define({ name: "deleteProject", description: "Delete a project.", control: "hard", confirmationSummary: () => "Delete p1?" });
+    window.settled = null;
+    window.pendingResult = ck.handleToolCall({ type: "tool_use", id: "toolu_h", name: "deleteProject", input: { projectId: "p1" } })
+      .then((x) => (window.settled = x));
+  }, null, { keep: true });
+  await waitCard(p, (s) => s.open && s.summary === "Delete p1?");
+  await sleep(100);
+  assert.equal(await p.evaluate(() => window.settled), null, "nothing resolves before the person decides");
+  await clickPart(p, "confirm");
+  const r = await p.evaluate(async () => {
+    const result = await window.pendingResult;
+    const again = await window.last.ck.handleToolCall({ type: "tool_use", id: "toolu_h", name: "deleteProject", input: { projectId: "p1" } });
+    const out = { result, again, runs: window.last.runs.deleteProject };
+    window.last.ck.dispose();
+    return out;
+  });
+  assert.equal(r.result.tool_use_id, "toolu_h");
+  assert.equal(r.result.is_error, false);
+  assert.deepEqual(parse(r.result), { gate: "confirmed", ok: true, result: { done: "deleteProject", args: { projectId: "p1" } } });
+  assert.deepEqual(r.again, r.result);
+  assert.equal(r.runs, 1);
+});
+
+test("a re-sent provider call does not run twice, in flight or settled, in every shape", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    ck.defineAction({
+      name: "sendEmail", description: "Send an email.",
+      run: async (args) => { runs.sendEmail = (runs.sendEmail ?? 0) + 1; await gate; return { sent: args.to }; },
+    });
+    const calls = [
+      { id: "call_1", type: "function", function: { name: "sendEmail", arguments: "{\"to\":\"a@x\"}" } },
+      { type: "function_call", call_id: "call_2", name: "sendEmail", arguments: "{\"to\":\"b@x\"}" },
+      { type: "tool_use", id: "toolu_3", name: "sendEmail", input: { to: "c@x" } },
+    ];
+    const inFlight = calls.flatMap((c) => [ck.handleToolCall(c), ck.handleToolCall(structuredClone(c))]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const whileRunning = runs.sendEmail;
+    release();
+    const first = await Promise.all(inFlight);
+    const later = await Promise.all(calls.map((c) => ck.handleToolCall(c)));
+    // The same id with other arguments is a conflict, not a second run.
+    const conflict = await ck.handleToolCall({ id: "call_1", type: "function", function: { name: "sendEmail", arguments: "{\"to\":\"evil@x\"}" } });
+    return { first, later, whileRunning, runs: runs.sendEmail, conflict, records: records.length };
+  });
+  assert.equal(r.whileRunning, 3);
+  assert.equal(r.runs, 3, "each call ran exactly once");
+  for (let i = 0; i < 3; i++) {
+    assert.deepEqual(r.first[2 * i], r.first[2 * i + 1]);
+    assert.deepEqual(r.later[i], r.first[2 * i]);
+  }
+  assert.deepEqual(parse(r.first[0]), { gate: "fired", ok: true, result: { sent: "a@x" } });
+  assert.equal(parse(r.conflict).error.code, "call_id_conflict");
+  assert.equal(r.records, 4, "three runs and the conflict");
+});
+
+test("malformed calls are rejected outcomes in the closest shape, never a throw", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    define({ name: "ping", description: "Ping." });
+    const cases = [
+      { id: "call_1", type: "function", function: { name: "ping", arguments: "{not json" } },
+      { type: "function_call", call_id: "call_2", name: "ping", arguments: "[1,2]" },
+      { type: "tool_use", id: "toolu_3", name: "ping", input: { when: new Date(0) } },
+      { call_id: "call_4", name: "ping" },
+      { id: "x", input: {} },
+      { hello: "world" },
+      42,
+      null,
+      { id: "call_8", type: "function", function: { name: "ping", arguments: JSON.stringify({ pad: "x".repeat(300000) }) } },
+      { id: "y".repeat(300), type: "function", function: { name: "ping", arguments: "{}" } },
+    ];
+    const out = [];
+    for (const c of cases) {
+      try { out.push(await ck.handleToolCall(c)); } catch (e) { out.push({ threw: String(e) }); }
+    }
+    return { out, runs: runs.ping ?? 0, records: records.map((x) => x.gate) };
+  });
+  const [badJson, notObject, notPlain, responsesLike, anthropicLike, nothing, number, nul, huge, longId] = r.out;
+  assert.equal(badJson.tool_call_id, "call_1");
+  assert.equal(parse(badJson).error.code, "invalid_args");
+  assert.match(parse(badJson).error.message, /not valid JSON/);
+  assert.equal(notObject.call_id, "call_2");
+  assert.match(parse(notObject).error.message, /must be a JSON object/);
+  assert.equal(notPlain.tool_use_id, "toolu_3");
+  assert.equal(notPlain.is_error, true);
+  assert.equal(parse(notPlain).error.code, "invalid_args");
+  assert.equal(responsesLike.type, "function_call_output");
+  assert.equal(responsesLike.call_id, "call_4");
+  assert.match(parse(responsesLike).error.message, /not a tool call coworkkit knows/);
+  assert.equal(anthropicLike.type, "tool_result");
+  assert.equal(anthropicLike.tool_use_id, "x");
+  for (const x of [nothing, number, nul]) {
+    assert.equal(x.role, "tool");
+    assert.match(x.tool_call_id, /^ck_/);
+    assert.equal(parse(x).gate, "rejected");
+  }
+  assert.equal(parse(huge).error.code, "args_too_large");
+  assert.equal(parse(longId).error.code, "invalid_args");
+  assert.equal(r.runs, 0);
+  assert.equal(r.records.length, 10);
+  assert.ok(r.records.every((g) => g === "rejected"));
+});
+
+// ---- MCP ------------------------------------------------------------------------------------
+
+test("controlFromMcpAnnotations: MCP defaults, and the round trip through tools(\"mcp\")", async () => {
+  const r = await inPage((ck, records, runs, define) => {
+    const { controlFromMcpAnnotations: c } = window.coworkkit;
+    const cases = [undefined, null, {}, { readOnlyHint: true }, { readOnlyHint: true, destructiveHint: true },
+      { destructiveHint: false }, { destructiveHint: true }, { readOnlyHint: false }, { readOnlyHint: "yes" },
+      { destructiveHint: false, idempotentHint: true }, { destructiveHint: 0 }].map((a) => c(a));
+    define({ name: "look", description: "Look.", readOnly: true });
+    define({ name: "tidy", description: "Tidy.", control: "soft" });
+    define({ name: "burn", description: "Burn.", control: "hard" });
+    define({ name: "poke", description: "Poke." });
+    const roundTrip = ck.tools("mcp").map((t) => [t.name, c(t.annotations)]);
+    return { cases, roundTrip };
+  });
+  assert.deepEqual(r.cases, ["hard", "hard", "hard", "open", "open", "soft", "hard", "hard", "hard", "soft", "hard"]);
+  // An open action that is not read-only cannot be said in MCP hints: it comes back soft.
+  assert.deepEqual(r.roundTrip, [["look", "open"], ["tidy", "soft"], ["burn", "hard"], ["poke", "soft"]]);
+});
+
+// ---- Standard Schema ------------------------------------------------------------------------
+
+test("Standard Schema: zod validates, its JSON Schema export feeds the manifests, run sees the original args", async () => {
+  const r = await inPage(async (ck, records, runs) => {
+    const { z } = await import("/node_modules/zod/index.js");
+    const seen = [];
+    ck.defineAction({
+      name: "createTask", description: "Create a task.",
+      input: z.object({ title: z.string().trim().min(1), count: z.number().int().optional() }),
+      run: (args) => { seen.push([args, Object.isFrozen(args)]); return "ok"; },
+    });
+    const bad = await ck.invoke({ name: "createTask", args: { title: 1, count: 1.5 } });
+    const good = await ck.invoke({ name: "createTask", args: { title: "  padded  " } });
+    const viaTool = await ck.handleToolCall({ id: "call_z", type: "function", function: { name: "createTask", arguments: "{\"title\":\"\"}" } });
+    return { bad, good, viaTool, seen, tools: ck.tools("openai"), mcp: ck.tools("mcp"), records: records.map((x) => [x.gate, x.reason ?? null]) };
+  });
+  assert.equal(r.bad.gate, "rejected");
+  assert.equal(r.bad.error.code, "invalid_args");
+  assert.equal(r.bad.error.message,
+    "args.title: Invalid input: expected string, received number; args.count: Invalid input: expected int, received number");
+  assert.equal(r.good.gate, "fired");
+  assert.deepEqual(r.seen, [[{ title: "  padded  " }, true]], "the snapshot as sent, not zod's trimmed output");
+  assert.equal(parse(r.viaTool).error.code, "invalid_args");
+  assert.match(parse(r.viaTool).error.message, /^args\.title: Too small/);
+  assert.deepEqual(r.tools[0].function.parameters, {
+    type: "object",
+    properties: { title: { type: "string", minLength: 1 }, count: { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 } },
+    required: ["title"],
+  });
+  SHAPES.openai(r.tools[0]);
+  SHAPES.mcp(r.mcp[0]);
+  assert.deepEqual(r.records, [["rejected", "invalid_args"], ["fired", null], ["rejected", "invalid_args"]]);
+});
+
+test("Standard Schema: valibot validates; without an export the manifest is permissive unless inputJsonSchema is given", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    const v = await import("/node_modules/valibot/dist/index.mjs");
+    const schema = v.object({ title: v.string(), tags: v.array(v.string()) });
+    define({ name: "tagNote", description: "Tag a note.", input: schema });
+    define({ name: "tagNote2", description: "Tag a note.", control: "soft", input: schema,
+      inputJsonSchema: { type: "object", properties: { title: { type: "string" } }, required: ["title"] } });
+    const bad = await ck.invoke({ name: "tagNote", args: { title: 1, tags: ["a", 2] } });
+    const good = await ck.invoke({ name: "tagNote", args: { title: "n", tags: ["a"] } });
+    const soft = await ck.handleToolCall({ type: "tool_use", id: "toolu_v", name: "tagNote2", input: { title: "n", tags: [], confirmToken: null } });
+    let badSpec;
+    try { define({ name: "broken", description: "x", input: { "~standard": { version: 1 } } }); } catch (e) { badSpec = e.code; }
+    return { bad, good, soft, badSpec, tools: ck.tools("anthropic") };
+  });
+  assert.equal(r.bad.error.code, "invalid_args");
+  assert.equal(r.bad.error.message,
+    "args.title: Invalid type: Expected string but received 1; args.tags[1]: Invalid type: Expected string but received 2");
+  assert.equal(r.good.gate, "fired");
+  assert.equal(parse(r.soft).gate, "needs_confirmation", "the reserved soft fields are not the schema's business");
+  assert.equal(r.badSpec, "invalid_spec");
+  assert.deepEqual(r.tools[0].input_schema, { type: "object" });
+  assert.deepEqual(r.tools[1].input_schema, {
+    type: "object", properties: { title: { type: "string" }, ...SOFT_PARAMS }, required: ["title"],
+  });
+  for (const t of r.tools) SHAPES.anthropic(t);
+});
+
+test("Standard Schema: an async validate is awaited before the gate; a throwing one rejects", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    const { z } = await import("/node_modules/zod/index.js");
+    const taken = new Set(["ann"]);
+    define({
+      name: "claimName", description: "Claim a user name.", control: "soft",
+      input: z.object({ user: z.string() }).refine(async ({ user }) => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return !taken.has(user);
+      }, { message: "is taken", path: ["user"] }),
+    });
+    define({ name: "explode", description: "x", input: { "~standard": { version: 1, vendor: "t", validate: () => { throw new Error("boom"); } } } });
+    define({ name: "rejectsLater", description: "x", input: { "~standard": { version: 1, vendor: "t", validate: () => Promise.reject(new Error("later")) } } });
+    const taken1 = await ck.invoke({ name: "claimName", args: { user: "ann" } });
+    const ask = await ck.handleToolCall({ type: "tool_use", id: "toolu_1", name: "claimName", input: { user: "bob" } });
+    const token = JSON.parse(ask.content).confirmToken;
+    const yes = await ck.handleToolCall({ type: "tool_use", id: "toolu_2", name: "claimName", input: { user: "bob", confirmToken: token } });
+    const explode = await ck.invoke({ name: "explode", args: {} });
+    const later = await ck.invoke({ name: "rejectsLater", args: {} });
+    return { taken1, ask: JSON.parse(ask.content).gate, yes: JSON.parse(yes.content), explode, later, runs };
+  });
+  assert.equal(r.taken1.gate, "rejected");
+  assert.equal(r.taken1.error.message, "args.user: is taken");
+  assert.equal(r.ask, "needs_confirmation");
+  assert.equal(r.yes.gate, "confirmed");
+  assert.deepEqual(r.yes.result, { done: "claimName", args: { user: "bob" } });
+  assert.deepEqual([r.explode.error.code, r.explode.error.message], ["invalid_args", "args: the input schema's validate threw: boom"]);
+  assert.deepEqual([r.later.error.code, r.later.error.message], ["invalid_args", "args: the input schema's validate threw: later"]);
+  assert.deepEqual(r.runs, { claimName: 1 });
+});
+
+// ---- the README's loops ---------------------------------------------------------------------
+
+/** The fenced block tagged ```js <tag> in README.md. */
+function readmeBlock(tag) {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const m = readme.match(new RegExp("```js " + tag + "\\n([\\s\\S]*?)```"));
+  assert.ok(m, `README.md has a \`\`\`js ${tag} block`);
+  return m[1];
+}
+
+/**
+ * Runs a README block in the page with `ck`, a scripted provider client and a console that
+ * collects what the block logs. The scripted model plays one conversation: the user asks to
+ * archive t1; the model calls the tool; told to ask first, it asks; the user says yes; it calls
+ * again with the token; it reports. It checks what it was sent at every step.
+ */
+function runReadme(code, provider) {
+  return p.evaluate(async ({ code, provider }) => {
+    const { Coworkkit } = window.coworkkit;
+    const records = [];
+    const ck = new Coworkkit({ onActionRecord: (r) => records.push(r) });
+    const logs = [];
+    const problems = [];
+    const expect = (ok, what) => { if (!ok) problems.push(what); };
+    let token = null;
+    // Each step sees the request and answers as the model would, in the provider's own shape.
+    const openaiSteps = [
+      (req) => {
+        const tool = req.tools.find((t) => t.function.name === "archiveThread");
+        expect(tool && "confirmToken" in tool.function.parameters.properties, "soft tool advertises confirmToken");
+        return { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "archiveThread", arguments: "{\"threadId\":\"t1\"}" } }] };
+      },
+      (req) => {
+        const last = req.messages.at(-1);
+        expect(last.role === "tool" && last.tool_call_id === "call_1", "tool message answers call_1");
+        const content = JSON.parse(last.content);
+        expect(content.gate === "needs_confirmation", "first answer asks for confirmation");
+        token = content.confirmToken;
+        return { role: "assistant", content: "Shall I archive thread t1?" };
+      },
+      (req) => {
+        expect(req.messages.at(-1).content === "Yes, go ahead.", "the user's yes");
+        return { role: "assistant", content: null, tool_calls: [{ id: "call_2", type: "function", function: { name: "archiveThread", arguments: JSON.stringify({ threadId: "t1", confirmToken: token }) } }] };
+      },
+      (req) => {
+        const content = JSON.parse(req.messages.at(-1).content);
+        expect(content.gate === "confirmed" && content.result.archived === "t1", "confirmed with the result");
+        return { role: "assistant", content: "Done: thread t1 is archived." };
+      },
+    ];
+    const anthropicSteps = [
+      (req) => {
+        const tool = req.tools.find((t) => t.name === "archiveThread");
+        expect(tool && "confirmToken" in tool.input_schema.properties, "soft tool advertises confirmToken");
+        return { content: [{ type: "text", text: "Let me do that." }, { type: "tool_use", id: "toolu_1", name: "archiveThread", input: { threadId: "t1" } }], stop_reason: "tool_use" };
+      },
+      (req) => {
+        const block = req.messages.at(-1).content[0];
+        expect(block.type === "tool_result" && block.tool_use_id === "toolu_1" && block.is_error === false, "tool_result answers toolu_1");
+        const content = JSON.parse(block.content);
+        expect(content.gate === "needs_confirmation", "first answer asks for confirmation");
+        token = content.confirmToken;
+        return { content: [{ type: "text", text: "Shall I archive thread t1?" }], stop_reason: "end_turn" };
+      },
+      (req) => {
+        expect(req.messages.at(-1).content === "Yes, go ahead.", "the user's yes");
+        return { content: [{ type: "tool_use", id: "toolu_2", name: "archiveThread", input: { threadId: "t1", confirmToken: token } }], stop_reason: "tool_use" };
+      },
+      (req) => {
+        const content = JSON.parse(req.messages.at(-1).content[0].content);
+        expect(content.gate === "confirmed" && content.result.archived === "t1", "confirmed with the result");
+        return { content: [{ type: "text", text: "Done: thread t1 is archived." }], stop_reason: "end_turn" };
+      },
+    ];
+    const steps = provider === "openai" ? openaiSteps : anthropicSteps;
+    const model = async (req) => {
+      const step = steps.shift();
+      if (!step) throw new Error("the model was called more often than scripted");
+      // What a real client would send over the wire: plain JSON.
+      return step(JSON.parse(JSON.stringify(req)));
+    };
+    const openai = { chat: { completions: { create: async (req) => ({ choices: [{ message: await model(req) }] }) } } };
+    const anthropic = { messages: { create: model } };
+    const console = { log: (...a) => logs.push(a.join(" ")) };
+    const AsyncFunction = (async () => {}).constructor;
+    try {
+      await new AsyncFunction("ck", "openai", "anthropic", "console", code)(ck, openai, anthropic, console);
+    } finally {
+      ck.dispose();
+    }
+    return { logs, problems, left: steps.length, records: records.map((r) => [r.action, r.callId, r.gate, r.args]) };
+  }, { code, provider });
+}
+
+for (const provider of ["openai", "anthropic"]) {
+  test(`README: the ${provider} loop runs against a scripted model`, async () => {
+    const r = await runReadme(readmeBlock(`readme-${provider}`), provider);
+    assert.deepEqual(r.problems, []);
+    assert.equal(r.left, 0, "the whole conversation was played");
+    assert.deepEqual(r.logs, ["Shall I archive thread t1?", "Done: thread t1 is archived."]);
+    const first = provider === "openai" ? "call_1" : "toolu_1";
+    assert.deepEqual(r.records, [["archiveThread", first, "confirmed", { threadId: "t1" }]]);
+  });
+}
+
+test("no page errors", () => {
+  assert.deepEqual(p.problems, []);
+});

@@ -1,0 +1,857 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Fuzzing of everything JavaScript can reach in the core: the argument values, their JSON
+//! size and text, JSON parsing, schemas (`Schema::parse` of any value, then validation of any
+//! value against it), provider tool calls, the card's text helpers, and the engine fed random
+//! names, args, callIds and tokens. The property is first "never panics": in the browser a
+//! panic aborts the wasm instance and every later call throws `unreachable` (the e2e hostile
+//! suite checks that from the outside). Then SPEC §8, again, with agent-chosen values: no
+//! hard `Run` without a confirm of that card, no soft `Run` without the token issued for
+//! exactly those args, one record per settled call, one answer per invoke.
+//!
+//! The default run (proptest's 256 cases per property) takes a few seconds in debug. A long run
+//! (cargo-fuzz would need a nightly toolchain, which these machines cannot fetch):
+//!
+//! ```text
+//! PROPTEST_CASES=1000000 cargo test --release --test fuzz_boundary
+//! ```
+//!
+//! Each property counts its executions; see `zz_report_fuzz_executions` for the total.
+
+mod engine_support;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use coworkkit::core::card::{
+    approver_notice, countdown_text, position_text, summary_text, title_from_name,
+};
+use coworkkit::core::control::{reads_destructive, resolve_control, Control};
+use coworkkit::core::engine::{
+    ActionDef, CallRef, CancelReason, Config, Effect, Engine, InvokeRequest, ProposalId, Ticket,
+};
+use coworkkit::core::error::Error;
+use coworkkit::core::interop::{
+    manifest, parse_tool_call, take_confirm_fields, tool_content, OutcomeView, ToolFormat, ToolInfo,
+};
+use coworkkit::core::record::{Approver, RecordOutcome};
+use coworkkit::core::schema::Schema;
+use coworkkit::core::value::{Value, MAX_DEPTH};
+use engine_support::SeededEntropy;
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+
+static EXECUTIONS: AtomicU64 = AtomicU64::new(0);
+/// Confirmed hard and soft runs the engine sequences reached (so the checks are not vacuous).
+static HARD_RUNS: AtomicU64 = AtomicU64::new(0);
+static SOFT_RUNS: AtomicU64 = AtomicU64::new(0);
+
+fn executed() {
+    EXECUTIONS.fetch_add(1, Ordering::Relaxed);
+}
+
+// ---- generators -------------------------------------------------------------------------
+
+/// Numbers an agent might send on purpose: signed zero, extremes, subnormals, the edges of the
+/// safe integers, the places where JS switches to exponent notation; and any finite double.
+fn number() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        3 => prop::sample::select(vec![
+            -0.0, 0.0, 1e308, -1e308, f64::MAX, f64::MIN, f64::MIN_POSITIVE, 5e-324, -5e-324,
+            2.225_073_858_507_201e-308, 9_007_199_254_740_991.0, 9_007_199_254_740_992.0,
+            -9_007_199_254_740_993.0, 1e21, 1e-7, 1.5e-7, 0.1 + 0.2, 123_456.789, -1.0,
+        ]),
+        2 => any::<f64>().prop_filter("finite", |n| n.is_finite()),
+        1 => any::<u64>().prop_map(|b| f64::from_bits(b & 0x800f_ffff_ffff_ffff)), // subnormals
+        2 => any::<i32>().prop_map(f64::from),
+    ]
+}
+
+/// Strings: any Unicode, JSON's escapes and control characters, astral planes, keys that
+/// mean something to JavaScript, and now and then a huge one.
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "\\PC{0,16}",
+        2 => any::<String>(),
+        1 => "[\\x00-\\x1f\"\\\\/\u{7f}\u{2028}\u{2029}]{0,12}",
+        1 => "[\u{1F600}-\u{1F64F}\u{D7FF}\u{E000}\u{FFFD}\u{FFFF}\u{10FFFF}]{0,8}",
+        1 => prop::sample::select(vec![
+            "__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty",
+            "then", "confirmToken", "decline", "", " ", "args", "callId", "length",
+        ]).prop_map(String::from),
+    ]
+}
+
+/// A huge string (up to 100,000 chars, so up to 400 KB of UTF-8).
+fn huge_text() -> impl Strategy<Value = String> {
+    (1usize..100_000, any::<char>()).prop_map(|(n, c)| c.to_string().repeat(n))
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::sample::select(vec![
+            "__proto__", "constructor", "prototype", "a", "b", "value", "confirmToken",
+            "decline", "type", "items", "properties", "",
+        ]).prop_map(String::from),
+        2 => "\\PC{0,8}",
+    ]
+}
+
+fn object(fields: Vec<(String, Value)>) -> Value {
+    // `Value::Object` never holds a key twice (as a JS object never does).
+    let mut seen = BTreeSet::new();
+    Value::Object(
+        fields
+            .into_iter()
+            .filter(|(k, _)| seen.insert(k.clone()))
+            .collect(),
+    )
+}
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        4 => Just(Value::Null),
+        4 => any::<bool>().prop_map(Value::Bool),
+        12 => number().prop_map(Value::Number),
+        12 => text().prop_map(Value::String),
+        1 => huge_text().prop_map(Value::String),
+    ]
+}
+
+/// Any JSON value: wide, moderately deep, weird leaves.
+fn value() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(6, 96, 10, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..12).prop_map(Value::Array),
+            prop::collection::vec((key(), inner), 0..12).prop_map(object),
+        ]
+    })
+}
+
+/// A value wrapped in up to 150 arrays or objects: past `MAX_DEPTH` (64) about half the time.
+fn deep_value() -> impl Strategy<Value = Value> {
+    (0usize..150, any::<u64>(), leaf()).prop_map(|(depth, pattern, mut v)| {
+        for level in 0..depth {
+            v = if pattern >> (level % 64) & 1 == 0 {
+                Value::Array(vec![v])
+            } else {
+                Value::Object(vec![("__proto__".into(), v)])
+            };
+        }
+        v
+    })
+}
+
+/// Small values: what the engine sequences pass as args (so tokens and callIds often match).
+fn small_value() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((key(), inner), 0..4).prop_map(object),
+        ]
+    })
+}
+
+fn any_value() -> impl Strategy<Value = Value> {
+    prop_oneof![4 => value(), 1 => deep_value()]
+}
+
+/// Values shaped like schemas: schema keywords (supported, unsupported, annotations) with
+/// plausible and implausible values, nested.
+fn schema_like() -> impl Strategy<Value = Value> {
+    let keyword = prop::sample::select(vec![
+        "type",
+        "properties",
+        "required",
+        "items",
+        "enum",
+        "const",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "additionalProperties",
+        "description",
+        "title",
+        "default",
+        "format",
+        "$schema",
+        "pattern",
+        "anyOf",
+        "$ref",
+        "minItems",
+        "exclusiveMinimum",
+        "nope",
+    ]);
+    let type_name = prop::sample::select(vec![
+        "object", "string", "number", "integer", "boolean", "array", "null", "date", "",
+    ])
+    .prop_map(|s| Value::String(s.into()));
+    let simple = prop_oneof![
+        3 => type_name.clone(),
+        1 => prop::collection::vec(type_name, 0..4).prop_map(Value::Array),
+        2 => number().prop_map(Value::Number),
+        1 => (0u32..100).prop_map(|n| Value::Number(f64::from(n))),
+        1 => any::<bool>().prop_map(Value::Bool),
+        1 => prop::collection::vec(key().prop_map(Value::String), 0..4).prop_map(Value::Array),
+        1 => value(),
+    ];
+    let leaf_schema = prop::collection::vec((keyword.clone(), simple.clone()), 0..5)
+        .prop_map(|f| object(f.into_iter().map(|(k, v)| (k.to_string(), v)).collect()));
+    prop_oneof![
+        1 => any::<bool>().prop_map(Value::Bool),
+        6 => leaf_schema,
+    ]
+    .prop_recursive(5, 64, 6, move |inner| {
+        let props = prop::collection::vec((key(), inner.clone()), 0..4).prop_map(object);
+        (
+            prop::collection::vec((keyword.clone(), simple.clone()), 0..4),
+            prop::option::of(props),
+            prop::option::of(inner.clone()),
+            prop::option::of(inner),
+        )
+            .prop_map(|(fields, props, items, additional)| {
+                let mut fields: Vec<(String, Value)> = fields
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect();
+                if let Some(p) = props {
+                    fields.insert(0, ("properties".into(), p));
+                }
+                if let Some(i) = items {
+                    fields.insert(0, ("items".into(), i));
+                }
+                if let Some(a) = additional {
+                    fields.insert(0, ("additionalProperties".into(), a));
+                }
+                object(fields)
+            })
+    })
+}
+
+fn all_safe_integers(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0,
+        Value::Array(items) => items.iter().all(all_safe_integers),
+        Value::Object(fields) => fields.iter().all(|(_, v)| all_safe_integers(v)),
+        _ => true,
+    }
+}
+
+/// Cuts or splices a JSON text at char boundaries.
+fn mutate(text: &str, at: usize, cut: usize, insert: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let at = at % (chars.len() + 1);
+    let end = (at + cut % 4).min(chars.len());
+    let mut out: String = chars[..at].iter().collect();
+    out.push_str(insert);
+    out.extend(&chars[end..]);
+    out
+}
+
+// ---- value, JSON, schema, interop -------------------------------------------------------
+
+proptest! {
+    #[test]
+    fn json_len_is_an_exact_or_upper_bound_and_json_round_trips(v in any_value()) {
+        executed();
+        let text = v.to_json();
+        let len = v.json_len();
+        prop_assert!(len >= text.len(), "json_len {} under-counts {} bytes", len, text.len());
+        if all_safe_integers(&v) {
+            prop_assert_eq!(len, text.len(), "json_len is exact without fractions");
+        }
+        prop_assert!(v.canonical_eq(&v.clone()));
+        let parsed = Value::parse_json(&text);
+        if v.deeper_than(MAX_DEPTH) {
+            prop_assert!(parsed.is_err(), "nesting past MAX_DEPTH parsed");
+        } else {
+            let parsed = parsed.map_err(|e| TestCaseError::fail(format!("{e}: {text:.200}")))?;
+            prop_assert!(parsed.canonical_eq(&v), "round trip changed the value");
+            prop_assert_eq!(parsed.to_json(), text);
+        }
+    }
+
+    #[test]
+    fn parse_json_of_any_text_is_ok_or_invalid_args(
+        v in value(),
+        at in any::<usize>(),
+        cut in any::<usize>(),
+        insert in "[\\[\\]{}\",:\\\\ 0-9eE+\\-.a-z\u{0}-\u{1f}\u{d7ff}\u{1F600}]{0,4}",
+        raw in any::<String>(),
+    ) {
+        executed();
+        for text in [mutate(&v.to_json(), at, cut, &insert), raw] {
+            match Value::parse_json(&text) {
+                Ok(parsed) => prop_assert!(!parsed.deeper_than(MAX_DEPTH)),
+                Err(e) => prop_assert_eq!(e.code(), "invalid_args"),
+            }
+        }
+    }
+
+    #[test]
+    fn any_schema_parses_or_is_refused_and_validates_any_args(
+        spec in prop_oneof![3 => schema_like(), 1 => any_value()],
+        args in prop::collection::vec(value(), 0..6),
+    ) {
+        executed();
+        match Schema::parse(&spec) {
+            Err(e) => prop_assert_eq!(e.code(), "invalid_spec"),
+            Ok(schema) => {
+                prop_assert!(schema.source().canonical_eq(&spec));
+                for a in args.iter().chain([&spec]) {
+                    if let Err(e) = schema.validate(a) {
+                        prop_assert_eq!(e.code(), "invalid_args");
+                        prop_assert!(e.to_string().starts_with("args"), "{}", e);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn provider_tool_calls_and_manifests_never_panic(
+        kind in prop::sample::select(vec!["function", "function_call", "tool_use", "", "x"]),
+        id in prop::option::of(text()),
+        name in text(),
+        args in prop_oneof![
+            value(),
+            value().prop_map(|v| Value::String(v.to_json())),
+            (value(), any::<usize>()).prop_map(|(v, at)| Value::String(mutate(&v.to_json(), at, 1, "\""))),
+        ],
+        extra in value(),
+        gate in text(),
+        schema in prop::option::of(schema_like()),
+        control in 0u8..3,
+    ) {
+        executed();
+        let id_field = |k: &str| id.clone().map(|i| (k.to_string(), Value::String(i)));
+        let calls = [
+            object([
+                Some(("type".into(), Value::String(kind.into()))),
+                id_field("id"),
+                Some(("function".into(), object(vec![
+                    ("name".into(), Value::String(name.clone())),
+                    ("arguments".into(), args.clone()),
+                ]))),
+            ].into_iter().flatten().collect()),
+            object([
+                Some(("type".into(), Value::String(kind.into()))),
+                id_field("call_id"),
+                Some(("name".into(), Value::String(name.clone()))),
+                Some(("arguments".into(), args.clone())),
+            ].into_iter().flatten().collect()),
+            object([
+                Some(("type".into(), Value::String(kind.into()))),
+                id_field("id"),
+                Some(("name".into(), Value::String(name.clone()))),
+                Some(("input".into(), args.clone())),
+            ].into_iter().flatten().collect()),
+            extra,
+        ];
+        for call in &calls {
+            let parsed = parse_tool_call(call, Value::parse_json);
+            if let Ok(mut a) = parsed.args {
+                let fields = take_confirm_fields(&mut a);
+                prop_assert!(a.get("confirmToken").is_none());
+                if let Some(e) = fields.error {
+                    prop_assert_eq!(e.code(), "bad_token");
+                }
+            }
+        }
+        let view = OutcomeView { gate: &gate, ok: control == 0, error: None, confirm_token: id.as_deref(), has_result: control == 1 };
+        let _ = tool_content(&name, &view);
+        let control = [Control::Open, Control::Soft, Control::Hard][usize::from(control)];
+        let info = ToolInfo {
+            name: &name, description: &gate, control, read_only: true, idempotent: false,
+            input_schema: schema.as_ref(), has_input: schema.is_some(),
+        };
+        for format in ["json", "openai", "openai-responses", "anthropic", "mcp"] {
+            let format = ToolFormat::parse(format).expect("known format");
+            let _ = manifest(format, &[info]).to_json();
+        }
+    }
+
+    #[test]
+    fn names_ids_and_card_text_never_panic(
+        s in text(),
+        t in text(),
+        n in any::<f64>(),
+        position in any::<usize>(),
+        total in any::<usize>(),
+        roles in prop::collection::vec(text(), 0..4),
+    ) {
+        executed();
+        let _ = ProposalId::parse(&s);
+        let _ = Control::parse(&s);
+        let _ = reads_destructive(&s);
+        let _ = resolve_control(None, &s, Control::Open);
+        let _ = title_from_name(&s);
+        let summary = summary_text(Some(s.clone()), &t);
+        prop_assert!(summary.chars().count() <= 501, "summary over the cap");
+        let _ = countdown_text(n);
+        let _ = position_text(position, total);
+        let _ = approver_notice(&roles);
+        let mut engine: Engine<u32> = Engine::new(Config::default(), "f".into(), Box::new(SeededEntropy(7)));
+        let mut def = ActionDef::new(s.clone(), t.clone());
+        def.approvers = Some(roles);
+        if let Err(e) = engine.register(def) {
+            prop_assert!(matches!(e.code(), "invalid_spec" | "duplicate_action"));
+        }
+    }
+}
+
+// ---- the engine, fed agent-chosen values ------------------------------------------------
+
+/// Actions: (name, declared control, approvers).
+const ACTIONS: [(&str, Option<Control>, Option<&str>); 4] = [
+    ("readDoc", Some(Control::Open), None),
+    ("archive", Some(Control::Soft), None),
+    ("purgeAll", None, None), // soft by its name
+    ("publish", Some(Control::Hard), Some("admin")),
+];
+
+#[derive(Clone, Debug)]
+enum Op {
+    /// An agent call: action (or a random name), args, callId, token, decline.
+    Invoke {
+        name: NameChoice,
+        args: ArgsChoice,
+        call_id: IdChoice,
+        token: TokenChoice,
+        decline: bool,
+    },
+    Confirm {
+        proposal: usize,
+        admin: bool,
+    },
+    Cancel(usize),
+    Finish {
+        run: usize,
+        ok: bool,
+    },
+    Tick(u32),
+    Unregister(usize),
+    Register(usize),
+}
+
+#[derive(Clone, Debug)]
+enum NameChoice {
+    Pool(usize),
+    Random(String),
+}
+
+#[derive(Clone, Debug)]
+enum ArgsChoice {
+    Fresh(Value),
+    /// The args of an earlier call (so tokens and callIds can match).
+    Earlier(usize),
+    Unreadable,
+}
+
+#[derive(Clone, Debug)]
+enum IdChoice {
+    None,
+    Earlier(usize),
+    Random(String),
+}
+
+#[derive(Clone, Debug)]
+enum TokenChoice {
+    None,
+    Issued(usize),
+    /// An issued token with one character changed.
+    Tampered(usize, usize),
+    Random(String),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let name = prop_oneof![
+        6 => (0usize..ACTIONS.len()).prop_map(NameChoice::Pool),
+        1 => text().prop_map(NameChoice::Random),
+    ];
+    let args = prop_oneof![
+        3 => small_value().prop_map(ArgsChoice::Fresh),
+        3 => any::<usize>().prop_map(ArgsChoice::Earlier),
+        1 => deep_value().prop_map(ArgsChoice::Fresh),
+        1 => Just(ArgsChoice::Unreadable),
+    ];
+    let call_id = prop_oneof![
+        2 => Just(IdChoice::None),
+        3 => any::<usize>().prop_map(IdChoice::Earlier),
+        1 => text().prop_map(IdChoice::Random),
+    ];
+    let token = prop_oneof![
+        2 => Just(TokenChoice::None),
+        4 => any::<usize>().prop_map(TokenChoice::Issued),
+        1 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| TokenChoice::Tampered(a, b)),
+        1 => text().prop_map(TokenChoice::Random),
+    ];
+    prop_oneof![
+        10 => (name, args, call_id, token, prop::bool::weighted(0.1)).prop_map(
+            |(name, args, call_id, token, decline)| Op::Invoke { name, args, call_id, token, decline }
+        ),
+        3 => (any::<usize>(), any::<bool>()).prop_map(|(proposal, admin)| Op::Confirm { proposal, admin }),
+        1 => any::<usize>().prop_map(Op::Cancel),
+        3 => (any::<usize>(), prop::bool::weighted(0.8)).prop_map(|(run, ok)| Op::Finish { run, ok }),
+        2 => (0u32..2_000).prop_map(Op::Tick),
+        1 => (0usize..ACTIONS.len()).prop_map(Op::Unregister),
+        1 => (0usize..ACTIONS.len()).prop_map(Op::Register),
+    ]
+}
+
+enum Step {
+    Invoke {
+        name: String,
+        args: Option<Value>,
+        token: Option<String>,
+        decline: bool,
+    },
+    Confirm(ProposalId),
+    Other,
+}
+
+struct World {
+    engine: Engine<u32>,
+    now: f64,
+    registered: [bool; ACTIONS.len()],
+    ids: HashMap<usize, coworkkit::core::engine::ActionId>,
+    args_seen: Vec<Value>,
+    call_ids: Vec<String>,
+    /// token → (action, args) it was issued for.
+    issued: Vec<(String, String, Value)>,
+    used: BTreeSet<String>,
+    proposals: Vec<(ProposalId, String)>,
+    runs: Vec<CallRef>,
+    ran: BTreeSet<CallRef>,
+    settled: BTreeSet<CallRef>,
+    recorded: BTreeSet<CallRef>,
+    answers: BTreeMap<Ticket, u32>,
+}
+
+impl World {
+    fn new(seed: u64) -> World {
+        let config = Config {
+            confirm_timeout_ms: 3_000.0,
+            max_pending: 4,
+            max_args_bytes: 4_096,
+            ..Config::default()
+        };
+        let mut world = World {
+            engine: Engine::new(config, "fuzz".into(), Box::new(SeededEntropy(seed | 1))),
+            now: 1_000.0,
+            registered: [false; ACTIONS.len()],
+            ids: HashMap::new(),
+            args_seen: vec![Value::Object(Vec::new())],
+            call_ids: Vec::new(),
+            issued: Vec::new(),
+            used: BTreeSet::new(),
+            proposals: Vec::new(),
+            runs: Vec::new(),
+            ran: BTreeSet::new(),
+            settled: BTreeSet::new(),
+            recorded: BTreeSet::new(),
+            answers: BTreeMap::new(),
+        };
+        for i in 0..ACTIONS.len() {
+            world.register(i);
+        }
+        world
+    }
+
+    fn register(&mut self, i: usize) {
+        let (name, control, approvers) = ACTIONS[i];
+        let mut def = ActionDef::new(name, "fuzzed action");
+        def.control = control;
+        def.approvers = approvers.map(|r| vec![r.to_string()]);
+        if i == 0 {
+            def.schema = Schema::parse(
+                &Value::parse_json(r#"{"type":"object","properties":{"a":{"type":"number"}}}"#)
+                    .unwrap(),
+            )
+            .ok();
+        }
+        if let Ok(id) = self.engine.register(def) {
+            self.registered[i] = true;
+            self.ids.insert(i, id);
+        }
+    }
+
+    fn pick<T: Clone>(list: &[T], i: usize) -> Option<T> {
+        (!list.is_empty()).then(|| list[i % list.len()].clone())
+    }
+
+    fn apply(&mut self, op: &Op) -> Result<(), TestCaseError> {
+        executed();
+        self.now += 1.0;
+        let step = match op {
+            Op::Invoke {
+                name,
+                args,
+                call_id,
+                token,
+                decline,
+            } => {
+                let name = match name {
+                    NameChoice::Pool(i) => ACTIONS[*i].0.to_string(),
+                    NameChoice::Random(s) => s.clone(),
+                };
+                let args = match args {
+                    ArgsChoice::Fresh(v) => Ok(v.clone()),
+                    ArgsChoice::Earlier(i) => Ok(Self::pick(&self.args_seen, *i).unwrap()),
+                    ArgsChoice::Unreadable => Err(Error::InvalidArgs(
+                        "args.f: is a function, not JSON data".into(),
+                    )),
+                };
+                if let Ok(v) = &args {
+                    if self.args_seen.len() < 64 {
+                        self.args_seen.push(v.clone());
+                    }
+                }
+                let call_id = match call_id {
+                    IdChoice::None => None,
+                    IdChoice::Earlier(i) => Self::pick(&self.call_ids, *i),
+                    IdChoice::Random(s) if !s.is_empty() && s.len() <= 256 => Some(s.clone()),
+                    IdChoice::Random(_) => None,
+                };
+                if let Some(c) = &call_id {
+                    self.call_ids.push(c.clone());
+                }
+                let token = match token {
+                    TokenChoice::None => None,
+                    TokenChoice::Issued(i) => Self::pick(&self.issued, *i).map(|t| t.0),
+                    TokenChoice::Tampered(i, at) => Self::pick(&self.issued, *i).map(|t| {
+                        let mut chars: Vec<char> = t.0.chars().collect();
+                        let at = at % chars.len();
+                        chars[at] = if chars[at] == 'A' { 'B' } else { 'A' };
+                        chars.into_iter().collect()
+                    }),
+                    TokenChoice::Random(s) => Some(s.clone()),
+                };
+                let request = InvokeRequest {
+                    name: name.clone(),
+                    args: args.clone(),
+                    call_id,
+                    confirm_token: token.clone(),
+                    decline: *decline,
+                    host_rejection: None,
+                };
+                let ticket = self.engine.invoke(request, self.now);
+                prop_assert!(self.answers.insert(ticket, 0).is_none(), "ticket reused");
+                Step::Invoke {
+                    name,
+                    args: args.ok(),
+                    token,
+                    decline: *decline,
+                }
+            }
+            Op::Confirm { proposal, admin } => {
+                let id = Self::pick(&self.proposals, *proposal)
+                    .map_or_else(|| ProposalId::parse("ckp_424242").unwrap(), |p| p.0);
+                let approver = Approver {
+                    id: "ann".into(),
+                    role: Some(if *admin { "admin" } else { "viewer" }.into()),
+                };
+                match self.engine.confirm(id, Some(approver), self.now) {
+                    Ok(()) => Step::Confirm(id),
+                    Err(e) => {
+                        prop_assert!(matches!(
+                            e.code(),
+                            "not_admin" | "unknown_proposal" | "proposal_not_visible" | "disposed"
+                        ));
+                        Step::Other
+                    }
+                }
+            }
+            Op::Cancel(i) => {
+                if let Some((id, _)) = Self::pick(&self.proposals, *i) {
+                    self.engine.cancel(id, CancelReason::User, self.now);
+                }
+                Step::Other
+            }
+            Op::Finish { run, ok } => {
+                if let Some(call) = Self::pick(&self.runs, *run) {
+                    let result = if *ok {
+                        Ok(7)
+                    } else {
+                        Err(Error::RunFailed("boom".into()))
+                    };
+                    self.engine.run_finished(call, result, self.now);
+                }
+                Step::Other
+            }
+            Op::Tick(ms) => {
+                self.now += f64::from(*ms);
+                self.engine.tick(self.now);
+                Step::Other
+            }
+            Op::Unregister(i) => {
+                if let Some(id) = self.ids.remove(i) {
+                    self.engine.unregister(id, self.now);
+                    self.registered[*i] = false;
+                }
+                Step::Other
+            }
+            Op::Register(i) => {
+                if !self.registered[*i] {
+                    self.register(*i);
+                }
+                Step::Other
+            }
+        };
+        self.check(&step)
+    }
+
+    fn check(&mut self, step: &Step) -> Result<(), TestCaseError> {
+        let mut effects = Vec::new();
+        while let Some(e) = self.engine.poll_effect() {
+            effects.push(e);
+        }
+        for effect in &effects {
+            match effect {
+                Effect::Run {
+                    call,
+                    name,
+                    call_id,
+                    control,
+                    args,
+                    approver,
+                    ..
+                } => {
+                    prop_assert!(self.ran.insert(*call), "Run twice for one call");
+                    self.runs.push(*call);
+                    match control {
+                        Control::Hard => {
+                            let Step::Confirm(id) = step else {
+                                return Err(TestCaseError::fail("hard Run without a confirm"));
+                            };
+                            let (_, p_call_id) =
+                                self.proposals.iter().find(|p| p.0 == *id).ok_or_else(|| {
+                                    TestCaseError::fail("confirm of an unannounced proposal")
+                                })?;
+                            prop_assert_eq!(
+                                p_call_id,
+                                call_id,
+                                "Run is not the confirmed card's call"
+                            );
+                            prop_assert_eq!(
+                                approver.as_ref().and_then(|a| a.role.as_deref()),
+                                Some("admin")
+                            );
+                        }
+                        Control::Soft => {
+                            let Step::Invoke {
+                                name: n,
+                                args: Some(a),
+                                token: Some(t),
+                                decline: false,
+                            } = step
+                            else {
+                                return Err(TestCaseError::fail(
+                                    "soft Run without a confirming call",
+                                ));
+                            };
+                            let (_, issued_name, issued_args) =
+                                self.issued.iter().find(|i| i.0 == *t).ok_or_else(|| {
+                                    TestCaseError::fail("soft Run on a token never issued")
+                                })?;
+                            prop_assert_eq!(issued_name, name);
+                            prop_assert_eq!(n, name);
+                            prop_assert!(
+                                issued_args.canonical_eq(args) && a.canonical_eq(args),
+                                "token for other args"
+                            );
+                            prop_assert!(self.used.insert(t.clone()), "token used twice");
+                            SOFT_RUNS.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Control::Open => prop_assert!(
+                            matches!(step, Step::Invoke { .. }),
+                            "open Run outside invoke"
+                        ),
+                    }
+                }
+                Effect::Answer { ticket, outcome } => {
+                    let n = self
+                        .answers
+                        .get_mut(ticket)
+                        .ok_or_else(|| TestCaseError::fail("answer for an unknown ticket"))?;
+                    *n += 1;
+                    prop_assert_eq!(*n, 1, "ticket answered twice");
+                    if let Some(token) = &outcome.confirm_token {
+                        let Step::Invoke {
+                            name,
+                            args: Some(args),
+                            ..
+                        } = step
+                        else {
+                            return Err(TestCaseError::fail("token outside an invoke"));
+                        };
+                        if !self.issued.iter().any(|i| i.0 == *token) {
+                            self.issued
+                                .push((token.clone(), name.clone(), args.clone()));
+                        }
+                    }
+                }
+                Effect::Settled { call } => {
+                    prop_assert!(self.settled.insert(*call), "settled twice");
+                }
+                Effect::Record(record) => {
+                    prop_assert!(record.gate.is_terminal());
+                    if let Some(call) = record.call {
+                        prop_assert!(self.recorded.insert(call), "two records for one call");
+                        let ran = !matches!(record.outcome, RecordOutcome::NotRun);
+                        prop_assert_eq!(ran, self.ran.contains(&call));
+                    }
+                }
+                Effect::Proposal(info) => self.proposals.push((info.id, info.call_id.clone())),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), TestCaseError> {
+        self.engine.dispose(self.now);
+        self.check(&Step::Other)?;
+        for call in self.runs.clone() {
+            self.engine.run_finished(call, Ok(0), self.now);
+            self.check(&Step::Other)?;
+        }
+        for (ticket, n) in &self.answers {
+            prop_assert_eq!(*n, 1, "ticket {:?} answered {} times", ticket, n);
+        }
+        prop_assert_eq!(
+            &self.settled,
+            &self.recorded,
+            "a settled call without its record"
+        );
+        prop_assert!(self.engine.pending().is_empty());
+        Ok(())
+    }
+}
+
+proptest! {
+    #[test]
+    fn engine_keeps_spec_8_for_agent_chosen_values(
+        seed in any::<u64>(),
+        ops in prop::collection::vec(op(), 1..40),
+    ) {
+        let mut world = World::new(seed);
+        for op in &ops {
+            world.apply(op)?;
+        }
+        world.finish()?;
+    }
+}
+
+/// Prints the executions counted so far. Tests run in name order on one thread, so with
+/// `FUZZ_REPORT=1 cargo test --test fuzz_boundary -- --test-threads=1 --nocapture` this one
+/// runs last and prints the total.
+#[test]
+fn zz_report_fuzz_executions() {
+    if std::env::var_os("FUZZ_REPORT").is_some() {
+        println!(
+            "fuzz executions so far: {}",
+            EXECUTIONS.load(Ordering::Relaxed)
+        );
+    }
+}
