@@ -737,6 +737,7 @@ impl World {
                                 approver.as_ref().and_then(|a| a.role.as_deref()),
                                 Some("admin")
                             );
+                            HARD_RUNS.fetch_add(1, Ordering::Relaxed);
                         }
                         Control::Soft => {
                             let Step::Invoke {
@@ -850,8 +851,10 @@ proptest! {
 fn zz_report_fuzz_executions() {
     if std::env::var_os("FUZZ_REPORT").is_some() {
         println!(
-            "fuzz executions so far: {}",
-            EXECUTIONS.load(Ordering::Relaxed)
+            "fuzz executions: {} (engine runs reached: {} confirmed hard, {} soft with a token)",
+            EXECUTIONS.load(Ordering::Relaxed),
+            HARD_RUNS.load(Ordering::Relaxed),
+            SOFT_RUNS.load(Ordering::Relaxed)
         );
     }
 }

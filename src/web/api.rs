@@ -17,9 +17,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{AbortController, Element};
 
 use super::card::{CardLayer, Decision};
-use super::convert::{get, read_value, set, write_frozen};
+use super::convert::{get, key, name, read_value, set, write_frozen};
 use super::hand::{read_element_spec, ElementTarget, HandUi};
 use super::interop::{read_input, thrown_error, verdict, ActionInput, Check};
+use super::js;
 use super::listener::EventListener;
 use super::watch::WatchPanels;
 use crate::core::card::{approver_notice, summary_text, title_from_name, CardModel, Labels};
@@ -85,6 +86,8 @@ pub(crate) struct Inner {
     labels: Labels,
     pub(crate) actions: RefCell<HashMap<ActionId, JsAction>>,
     waiters: RefCell<HashMap<Ticket, Function>>,
+    /// Answers that arrived while `submit` was still draining, before it made a promise.
+    early: RefCell<Vec<(Ticket, JsValue)>>,
     /// The frozen JS snapshot of each live call's arguments, keyed by the engine's `Rc<Value>`:
     /// made once, so the summary, `run`, events and the record all see the same object.
     snapshots: RefCell<HashMap<usize, (Rc<Value>, JsValue)>>,
@@ -109,11 +112,24 @@ const RELEASE_ACTION: u32 = 0;
 const RELEASE_SUBSCRIBER: u32 = 1;
 
 /// `crypto.getRandomValues`, the engine's source of tokens and ids.
-struct WebCrypto(web_sys::Crypto);
+/// Bytes are drawn 256 at a time and handed out in order: one `getRandomValues` crossing per
+/// sixteen call ids rather than one per call. Each byte is used once.
+struct WebCrypto {
+    crypto: web_sys::Crypto,
+    pool: [u8; 256],
+    used: usize,
+}
 
 impl Entropy for WebCrypto {
     fn fill(&mut self, buf: &mut [u8]) {
-        let _ = self.0.get_random_values_with_u8_array(buf);
+        for byte in buf {
+            if self.used == self.pool.len() {
+                let _ = self.crypto.get_random_values_with_u8_array(&mut self.pool);
+                self.used = 0;
+            }
+            *byte = self.pool[self.used];
+            self.used += 1;
+        }
     }
 }
 
@@ -132,20 +148,31 @@ fn invalid_options(message: &str) -> JsValue {
     js_error(&Error::InvalidSpec(format!("options: {message}")))
 }
 
-fn opt_number(options: &JsValue, key: &str, default: f64, min: f64) -> Result<f64, JsValue> {
+fn opt_number(
+    options: &JsValue,
+    key: &'static str,
+    default: f64,
+    min: f64,
+) -> Result<f64, JsValue> {
     let v = get(options, key);
     if v.is_undefined() {
         return Ok(default);
     }
     match v.as_f64() {
         Some(n) if n.is_finite() && n >= min => Ok(n),
-        _ => Err(invalid_options(&format!(
-            "{key} must be a finite number ≥ {min}"
-        ))),
+        _ => {
+            let mut message = String::from(key);
+            message.push_str(if min > 0.0 {
+                " must be a positive finite number"
+            } else {
+                " must be a finite number ≥ 0"
+            });
+            Err(invalid_options(&message))
+        }
     }
 }
 
-fn opt_function(object: &JsValue, key: &str) -> Result<Option<Function>, JsValue> {
+fn opt_function(object: &JsValue, key: &'static str) -> Result<Option<Function>, JsValue> {
     let v = get(object, key);
     if v.is_undefined() || v.is_null() {
         return Ok(None);
@@ -211,7 +238,11 @@ impl Coworkkit {
         }
 
         let mut session = [0u8; 16];
-        let mut entropy = WebCrypto(crypto);
+        let mut entropy = WebCrypto {
+            crypto,
+            pool: [0; 256],
+            used: 256,
+        };
         entropy.fill(&mut session);
         let session_id = hex(&session);
         let engine = Engine::new(config, session_id, Box::new(entropy));
@@ -226,6 +257,7 @@ impl Coworkkit {
             labels,
             actions: RefCell::default(),
             waiters: RefCell::default(),
+            early: RefCell::default(),
             snapshots: RefCell::default(),
             subscribers: RefCell::default(),
             next_subscriber: Cell::new(0),
@@ -357,7 +389,10 @@ impl Coworkkit {
                 });
             }
         }
-        Ok(inner.release.bind2(&JsValue::NULL, &RELEASE_SUBSCRIBER.into(), &id.into()).into())
+        Ok(inner
+            .release
+            .bind2(&JsValue::NULL, &RELEASE_SUBSCRIBER.into(), &id.into())
+            .into())
     }
 
     /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the
@@ -414,16 +449,25 @@ impl Inner {
     /// so registering allocates no closure on the Rust side.
     fn disposer(&self, id: ActionId) -> JsValue {
         let id = id.as_u64() as f64;
-        self.release.bind2(&JsValue::NULL, &RELEASE_ACTION.into(), &id.into()).into()
+        self.release
+            .bind2(&JsValue::NULL, &RELEASE_ACTION.into(), &id.into())
+            .into()
     }
 
     /// What `release` does: unregister an action or drop a subscriber. Idempotent.
     fn release(&self, kind: u32, id: f64) {
         if kind == RELEASE_SUBSCRIBER {
-            self.subscribers.borrow_mut().retain(|s| f64::from(s.id) != id);
+            self.subscribers
+                .borrow_mut()
+                .retain(|s| f64::from(s.id) != id);
             return;
         }
-        let action = self.actions.borrow().keys().copied().find(|a| a.as_u64() as f64 == id);
+        let action = self
+            .actions
+            .borrow()
+            .keys()
+            .copied()
+            .find(|a| a.as_u64() as f64 == id);
         if let Some(action) = action {
             self.undefine(action);
         }
@@ -438,18 +482,15 @@ impl Inner {
     /// args (a failure becomes the engine's `host_rejection`); an async `validate` is awaited
     /// first. Resolves with the outcome.
     pub(crate) fn invoke_request(&self, mut request: InvokeRequest) -> Promise {
-        let mut resolver = None;
-        let promise = Promise::new(&mut |resolve, _| resolver = Some(resolve));
-        let Some(resolve) = resolver else {
-            return promise;
-        };
         match self.standard_check(&request) {
-            Check::Pass => self.submit(request, resolve),
+            Check::Pass => self.submit(request),
             Check::Fail(error) => {
                 request.host_rejection = Some(error);
-                self.submit(request, resolve);
+                self.submit(request)
             }
             Check::Later(validation) => {
+                let promise = js::deferred();
+                let resolve = js::take_resolve(&promise);
                 let weak = self.me.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     let settled = wasm_bindgen_futures::JsFuture::from(validation).await;
@@ -458,18 +499,34 @@ impl Inner {
                         Err(thrown) => Some(thrown_error(&thrown)),
                     };
                     if let Some(inner) = weak.upgrade() {
-                        inner.submit(request, resolve);
+                        // Resolving with a promise adopts its outcome.
+                        let _ = resolve.call1(&JsValue::UNDEFINED, &inner.submit(request));
                     }
                 });
+                promise
             }
         }
-        promise
     }
 
-    fn submit(&self, request: InvokeRequest, resolve: Function) {
+    /// Hands the call to the engine. Most calls are answered while their effects drain (an
+    /// open action with a synchronous `run`, every rejection): those resolve at once, with no
+    /// resolver kept; the rest wait in `waiters` for their `Answer`.
+    fn submit(&self, request: InvokeRequest) -> Promise {
         let ticket = self.engine.borrow_mut().invoke(request, now());
-        self.waiters.borrow_mut().insert(ticket, resolve);
         self.drain();
+        let early = {
+            let mut early = self.early.borrow_mut();
+            let at = early.iter().position(|(t, _)| *t == ticket);
+            at.map(|i| early.swap_remove(i).1)
+        };
+        if let Some(outcome) = early {
+            return Promise::resolve(&outcome);
+        }
+        let promise = js::deferred();
+        self.waiters
+            .borrow_mut()
+            .insert(ticket, js::take_resolve(&promise));
+        promise
     }
 
     fn read_call(&self, call: &JsValue) -> InvokeRequest {
@@ -575,8 +632,12 @@ impl Inner {
         match effect {
             Effect::Answer { ticket, outcome } => {
                 let resolve = self.waiters.borrow_mut().remove(&ticket);
-                if let Some(resolve) = resolve {
-                    let _ = resolve.call1(&JsValue::UNDEFINED, &outcome_js(&outcome));
+                match resolve {
+                    Some(resolve) => {
+                        let _ = resolve.call1(&JsValue::UNDEFINED, &outcome_js(&outcome));
+                    }
+                    // Answered before `submit` made a promise: it picks this up.
+                    None => self.early.borrow_mut().push((ticket, outcome_js(&outcome))),
                 }
             }
             Effect::Run {
@@ -602,15 +663,12 @@ impl Inner {
                     self.engine.borrow_mut().run_finished(call, Err(e), now());
                     return;
                 };
-                let ctx = Object::new();
-                set(&ctx, "callId", call_id);
-                set(&ctx, "control", control.as_str());
-                set(
-                    &ctx,
-                    "approver",
-                    approver.as_ref().map_or(JsValue::NULL, approver_js),
+                let ctx = js::context(
+                    &name(&call_id),
+                    &key(control.as_str()),
+                    &approver.as_ref().map_or(JsValue::NULL, approver_js),
+                    &self.abort.signal(),
                 );
-                set(&ctx, "signal", self.abort.signal());
                 let snapshot = self.snapshot(&args);
                 match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {
                     Err(thrown) => {
@@ -819,49 +877,39 @@ impl Inner {
         let o = Object::new();
         set(&o, "id", p.id.to_id_string());
         set(&o, "callId", p.call_id.as_str());
-        set(&o, "action", p.action.as_str());
-        set(&o, "control", p.control.as_str());
+        set(&o, "action", name(&p.action));
+        set(&o, "control", key(p.control.as_str()));
         set(&o, "args", self.snapshot(&p.args));
         set(&o, "expiresAt", p.expires_at);
         Object::freeze(&o).into()
     }
 
     fn record_js(&self, r: &ActionRecord<JsValue>) -> JsValue {
-        let o = Object::new();
-        set(&o, "v", r.v);
-        set(&o, "id", r.id.as_str());
-        set(&o, "sessionId", r.session_id.as_str());
-        set(&o, "callId", r.call_id.as_str());
-        set(&o, "action", r.action.as_str());
-        set(&o, "control", r.control.as_str());
-        set(&o, "controlSource", r.control_source.as_str());
-        set(&o, "gate", r.gate.as_str());
-        let outcome = Object::new();
-        match &r.outcome {
+        let u = JsValue::UNDEFINED;
+        let outcome = match &r.outcome {
             RecordOutcome::Ok { value } => {
-                set(&outcome, "status", "ok");
-                if let Some(v) = value {
-                    set(&outcome, "value", v.clone());
-                }
+                js::record_outcome(&key("ok"), value.as_ref().unwrap_or(&u), &u, &u)
             }
             RecordOutcome::Error { code, message } => {
-                set(&outcome, "status", "error");
-                set(&outcome, "code", *code);
-                set(&outcome, "message", message.as_str());
+                js::record_outcome(&key("error"), &u, &key(code), &message.into())
             }
-            RecordOutcome::NotRun => set(&outcome, "status", "not_run"),
-        }
-        set(&o, "outcome", Object::freeze(&outcome));
-        set(&o, "args", self.snapshot(&r.args));
-        if let Some(a) = &r.approver {
-            set(&o, "approver", approver_js(a));
-        }
-        if let Some(reason) = &r.reason {
-            set(&o, "reason", reason.as_str());
-        }
-        set(&o, "startedAt", r.started_at);
-        set(&o, "settledAt", r.settled_at);
-        Object::freeze(&o).into()
+            RecordOutcome::NotRun => js::record_outcome(&key("not_run"), &u, &u, &u),
+        };
+        js::record(
+            &r.id,
+            &name(&r.session_id),
+            &name(&r.call_id),
+            &name(&r.action),
+            &key(r.control.as_str()),
+            &key(r.control_source.as_str()),
+            &key(r.gate.as_str()),
+            &outcome,
+            &self.snapshot(&r.args),
+            &r.approver.as_ref().map_or(u.clone(), approver_js),
+            &r.reason.as_deref().map_or(u, JsValue::from_str),
+            r.started_at,
+            r.settled_at,
+        )
     }
 
     pub(crate) fn emit(&self, kind: EventKind, payload: &JsValue) {
@@ -898,29 +946,23 @@ fn approver_js(a: &Approver) -> JsValue {
 }
 
 fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
-    let o = Object::new();
-    set(&o, "callId", outcome.call_id.as_str());
-    set(&o, "gate", outcome.gate.as_str());
-    set(&o, "ok", outcome.ok);
-    if let Some(result) = &outcome.result {
-        set(&o, "result", result.clone());
-    }
-    if let Some((code, message)) = &outcome.error {
-        let e = Object::new();
-        set(&e, "code", *code);
-        set(&e, "message", message.as_str());
-        set(&o, "error", Object::freeze(&e));
-    }
-    if let Some(token) = &outcome.confirm_token {
-        set(&o, "confirmToken", token.as_str());
-    }
-    if let Some(at) = outcome.expires_at {
-        set(&o, "expiresAt", at);
-    }
-    Object::freeze(&o).into()
+    let u = JsValue::UNDEFINED;
+    let error = match &outcome.error {
+        Some((code, message)) => js::error(&key(code), message),
+        None => u.clone(),
+    };
+    js::outcome(
+        &name(&outcome.call_id),
+        &key(outcome.gate.as_str()),
+        outcome.ok,
+        outcome.result.as_ref().unwrap_or(&u),
+        &error,
+        outcome.confirm_token.clone(),
+        outcome.expires_at,
+    )
 }
 
-fn read_bool(spec: &JsValue, key: &str, default: bool) -> Result<bool, Error> {
+fn read_bool(spec: &JsValue, key: &'static str, default: bool) -> Result<bool, Error> {
     let v = get(spec, key);
     if v.is_undefined() {
         return Ok(default);
@@ -944,7 +986,7 @@ fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
     })?;
     let control = parse_control(&get(spec, "control"), "control")?;
     let (schema, input) = read_input(spec, &name)?;
-    let fn_of = |key: &str| -> Result<Option<Function>, Error> {
+    let fn_of = |key: &'static str| -> Result<Option<Function>, Error> {
         let v = get(spec, key);
         if v.is_undefined() {
             return Ok(None);

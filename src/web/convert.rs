@@ -6,6 +6,8 @@
 //! size limit, so a hostile million-key object costs no more than the limit allows.
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 
+use std::cell::RefCell;
+
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
@@ -214,12 +216,59 @@ pub fn set_own(object: &Object, key: &str, value: &JsValue) {
     }
 }
 
-/// Sets `key` on a fresh result object; for the SDK's own objects whose keys are fixed names.
-pub fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
-    let _ = Reflect::set(object, &JsValue::from_str(key), &value.into());
+thread_local! {
+    static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
+    static NAMES: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The JS string for a fixed name, made once. Building every record, outcome and `ctx` key
+/// from UTF-8 on each call (a `TextDecoder` round trip per key) was most of an `invoke`'s cost.
+pub fn key(name: &'static str) -> JsValue {
+    KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        let at = name.as_ptr() as usize;
+        if let Some((_, js)) = keys.iter().find(|(p, _)| *p == at) {
+            return js.clone();
+        }
+        let js = JsValue::from_str(name);
+        keys.push((at, js.clone()));
+        js
+    })
+}
+
+/// The JS string for a name that recurs at run time (action names, the session id, a call's
+/// id, which its `ctx`, record and outcome all carry): a small cache by content, so each is
+/// decoded from wasm memory once rather than per object.
+pub fn name(text: &str) -> JsValue {
+    const SLOTS: usize = 32;
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some((_, js)) = names.iter().find(|(s, _)| s == text) {
+            return js.clone();
+        }
+        let js = JsValue::from_str(text);
+        if names.len() == SLOTS {
+            names.remove(0);
+        }
+        names.push((text.to_owned(), js.clone()));
+        js
+    })
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `Reflect.set` without the exception trampoline: only ever used on the SDK's own fresh,
+    /// plain objects, where it cannot throw.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn reflect_set(target: &Object, key: &JsValue, value: &JsValue) -> bool;
+}
+
+/// Sets `key` on one of the SDK's own objects (whose keys are fixed names).
+pub fn set(object: &Object, key_name: &'static str, value: impl Into<JsValue>) {
+    reflect_set(object, &key(key_name), &value.into());
 }
 
 /// Reads `key` from a JS object, `undefined` when it is absent or the read throws.
-pub fn get(object: &JsValue, key: &str) -> JsValue {
-    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+pub fn get(object: &JsValue, key_name: &'static str) -> JsValue {
+    Reflect::get(object, &key(key_name)).unwrap_or(JsValue::UNDEFINED)
 }

@@ -275,8 +275,8 @@ fn option_index(select: &HtmlSelectElement, wanted: &str) -> Result<u32, Error> 
 /// setter a framework defined on the element itself (React's value tracker does).
 fn native_set(
     element: &Element,
-    class: &str,
-    property: &str,
+    class: &'static str,
+    property: &'static str,
     value: &JsValue,
 ) -> Result<(), JsValue> {
     let prototype = get(&get(&js_sys::global(), class), "prototype");

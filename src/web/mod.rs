@@ -5,6 +5,7 @@ pub mod card;
 pub mod convert;
 pub mod hand;
 pub mod interop;
+pub mod js;
 pub mod listener;
 pub mod types;
 pub mod watch;

@@ -1,0 +1,112 @@
+//! Small JavaScript builders for the objects the SDK hands out on every call.
+//!
+//! Building an outcome or a record from Rust one `Reflect.set` at a time cost a boundary
+//! crossing per field (and a string decode per key); these functions take the fields as
+//! arguments and build the frozen object in one crossing. They hold no logic: every value is
+//! decided in Rust; field order and presence match SPEC §3 and §6.
+
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+export function ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt) {
+  const o = { callId, gate, ok };
+  if (result !== undefined) o.result = result;
+  if (error !== undefined) o.error = error;
+  if (confirmToken !== undefined) o.confirmToken = confirmToken;
+  if (expiresAt !== undefined) o.expiresAt = expiresAt;
+  return Object.freeze(o);
+}
+export function ckError(code, message) {
+  return Object.freeze({ code, message });
+}
+export function ckRecord(id, sessionId, callId, action, control, controlSource, gate, outcome, args, approver, reason, startedAt, settledAt) {
+  const r = { v: 1, id, sessionId, callId, action, control, controlSource, gate, outcome, args };
+  if (approver !== undefined) r.approver = approver;
+  if (reason !== undefined) r.reason = reason;
+  r.startedAt = startedAt;
+  r.settledAt = settledAt;
+  return Object.freeze(r);
+}
+export function ckRecordOutcome(status, value, code, message) {
+  const o = { status };
+  if (status === "ok") { if (value !== undefined) o.value = value; }
+  else if (status === "error") { o.code = code; o.message = message; }
+  return Object.freeze(o);
+}
+export function ckContext(callId, control, approver, signal) {
+  return { callId, control, approver, signal };
+}
+export function ckDeferred() {
+  let resolve;
+  const promise = new Promise((r) => { resolve = r; });
+  promise.ckResolve = resolve;
+  return promise;
+}
+export function ckTakeResolve(promise) {
+  const resolve = promise.ckResolve;
+  delete promise.ckResolve;
+  return resolve;
+}
+"#)]
+extern "C" {
+    /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
+    #[wasm_bindgen(js_name = ckOutcome)]
+    pub fn outcome(
+        call_id: &JsValue,
+        gate: &JsValue,
+        ok: bool,
+        result: &JsValue,
+        error: &JsValue,
+        confirm_token: Option<String>,
+        expires_at: Option<f64>,
+    ) -> JsValue;
+
+    /// `{ code, message }`, frozen.
+    #[wasm_bindgen(js_name = ckError)]
+    pub fn error(code: &JsValue, message: &str) -> JsValue;
+
+    /// The action record of SPEC §6, frozen.
+    #[wasm_bindgen(js_name = ckRecord)]
+    pub fn record(
+        id: &str,
+        session_id: &JsValue,
+        call_id: &JsValue,
+        action: &JsValue,
+        control: &JsValue,
+        control_source: &JsValue,
+        gate: &JsValue,
+        outcome: &JsValue,
+        args: &JsValue,
+        approver: &JsValue,
+        reason: &JsValue,
+        started_at: f64,
+        settled_at: f64,
+    ) -> JsValue;
+
+    /// A record's `outcome`: `{ status, value? }`, `{ status, code, message }` or `{ status }`.
+    #[wasm_bindgen(js_name = ckRecordOutcome)]
+    pub fn record_outcome(
+        status: &JsValue,
+        value: &JsValue,
+        code: &JsValue,
+        message: &JsValue,
+    ) -> JsValue;
+
+    /// The `ctx` that `run` receives.
+    #[wasm_bindgen(js_name = ckContext)]
+    pub fn context(
+        call_id: &JsValue,
+        control: &JsValue,
+        approver: &JsValue,
+        signal: &JsValue,
+    ) -> JsValue;
+
+    /// A pending promise that carries its resolver until [`take_resolve`] removes it.
+    #[wasm_bindgen(js_name = ckDeferred)]
+    pub fn deferred() -> Promise;
+
+    /// Takes the resolver off a promise made by [`deferred`].
+    #[wasm_bindgen(js_name = ckTakeResolve)]
+    pub fn take_resolve(promise: &Promise) -> Function;
+}

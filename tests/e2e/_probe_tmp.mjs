@@ -1,0 +1,20 @@
+import { launch, openFixture, onPart, cardState, waitCard, sleep, partCenter } from "./harness.mjs";
+const env = await launch();
+const p = await openFixture(env);
+await p.evaluate(() => {
+  const { Coworkkit } = window.coworkkit;
+  window.ck = new Coworkkit({ armDelayMs: 50 });
+  ck.defineAction({ name: "deleteProject", description: "d", control: "hard", run: () => 1, confirmationSummary: (a) => `Delete ${a.p}?` });
+  window.out = {};
+  window.go = (k) => ck.invoke({ name: "deleteProject", args: { p: k } }).then((o) => { out[k] = o.gate; });
+});
+await p.evaluate(() => go("one"));
+console.log(await waitCard(p, (s) => s.open));
+await onPart(p, "confirm", function () { const d = this.closest("dialog"); d.close("confirm"); });
+await sleep(100);
+console.log("after close", await cardState(p), await p.evaluate(() => out));
+await p.evaluate(() => go("two"));
+await sleep(200);
+console.log("second", await cardState(p), await p.evaluate(() => [out, ck.pending().length]));
+console.log(await partCenter(p, "confirm"));
+await env.close();
