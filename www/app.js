@@ -1,70 +1,293 @@
-// A first, small demo: three actions at the three control levels, and buttons that play the
-// agent. It imports the package exactly as an npm user would ("coworkkit", via the import map).
+// Tasklane: a small project and task manager that lets an AI agent help, through coworkkit.
+//
+// It uses the built package exactly as an npm user would: `import ... from "coworkkit"` (here
+// through the import map in index.html; with a bundler, from node_modules). Everything the agent
+// may do is declared below with `ck.defineAction`, next to the code it runs, with its gate.
 import init, { Coworkkit } from "coworkkit";
+import * as store from "./store.js";
+import { h, plural } from "./dom.js";
+import { startChat } from "./agent.js";
+import { playHostileAgent } from "./hostile.js";
 
 await init();
 
-const projects = new Map([
-  ["p1", { name: "Website redesign", tasks: 12 }],
-  ["p2", { name: "Quarterly report", tasks: 4 }],
-]);
-const log = document.getElementById("log");
-const say = (line) => { log.textContent = `${line}\n${log.textContent}`; };
+// ---- Who is at the keyboard: the approver the SDK asks when a hard card is shown. ----------
+const USERS = {
+  ann: { id: "ann", name: "Ann Lee", role: "admin" },
+  max: { id: "max", name: "Max Ortiz", role: "member" },
+};
+const approverSelect = document.getElementById("approver");
+const currentUser = () => USERS[approverSelect.value] ?? USERS.max;
 
-function render() {
-  const list = document.getElementById("projects");
-  list.replaceChildren(...[...projects].map(([id, p]) => {
-    const li = document.createElement("li");
-    li.textContent = `${p.name} — ${p.tasks} tasks${p.archived ? " (archived)" : ""}`;
-    li.dataset.id = id;
-    return li;
-  }));
-}
-
+// ---- The SDK instance. Records go to the Watch panel (below) and to an in-memory list. -------
+const records = [];
 const ck = new Coworkkit({
-  approver: () => ({ id: "ann", role: "admin" }),
-  onActionRecord: (r) => say(`record: ${r.action} ${r.control} → ${r.gate} (${r.outcome.status})`),
+  approver: () => ({ id: currentUser().id, role: currentUser().role }),
+  onActionRecord: (record) => records.push(record),
 });
 
+// ---- The actions the agent may call. ------------------------------------------------------
+const projectId = { type: "string", description: "A project id from listProjects, e.g. \"p1\"." };
+const summary = (p) => ({ id: p.id, name: p.name, tasks: p.tasks.length, done: p.tasks.filter((t) => t.done).length });
+const need = (id) => {
+  const p = store.project(id);
+  if (!p) throw new Error(`There is no project "${id}".`);
+  return p;
+};
+
+// Reads: open, marked read-only (a hint for MCP clients; it never changes the gate).
 ck.defineAction({
   name: "listProjects",
-  description: "List the projects with their task counts.",
+  description: "List the workspace's projects with their ids, task counts and threads.",
   control: "open",
   readOnly: true,
-  run: () => [...projects].map(([id, p]) => ({ id, ...p })),
+  run: () => store.projects().map((p) => ({
+    ...summary(p),
+    threads: p.threads.map((t) => ({ id: t.id, title: t.title, archived: t.archived })),
+  })),
 });
 ck.defineAction({
-  name: "archiveProject",
-  description: "Archive a project; it can be restored later.",
-  control: "soft",
-  input: { type: "object", properties: { projectId: { type: "string" } }, required: ["projectId"] },
-  run: ({ projectId }) => { projects.get(projectId).archived = true; render(); return "archived"; },
-});
-ck.defineAction({
-  name: "deleteProject",
-  description: "Permanently delete a project and its tasks.",
-  control: "hard",
-  approvers: ["admin"],
-  input: { type: "object", properties: { projectId: { type: "string" } }, required: ["projectId"] },
-  confirmationSummary: ({ projectId }) => {
-    const p = projects.get(projectId);
-    return p ? `Delete ${p.name} and all its ${p.tasks} tasks? This can't be undone.` : `Delete ${projectId}?`;
+  name: "listTasks",
+  description: "List a project's tasks in the order they are shown; without projectId, the project on screen.",
+  control: "open",
+  readOnly: true,
+  input: { type: "object", properties: { projectId }, additionalProperties: false },
+  run: ({ projectId: id }) => {
+    const p = id ? need(id) : store.openProject();
+    if (!p) return { project: null, tasks: [] };
+    return { project: summary(p), tasks: p.tasks.map(({ id, title, done, tags }) => ({ id, title, done, tags })) };
   },
-  run: ({ projectId }) => { projects.delete(projectId); render(); return "deleted"; },
+});
+ck.defineAction({
+  name: "listTags",
+  description: "List the tags in use, with how many tasks carry each.",
+  control: "open",
+  readOnly: true,
+  run: () => store.tags(),
 });
 
-for (const button of document.querySelectorAll("[data-call]")) {
-  button.addEventListener("click", async () => {
-    const name = button.dataset.call;
-    const args = name === "listProjects" ? {} : { projectId: [...projects.keys()][0] ?? "p0" };
-    let outcome = await ck.invoke({ name, args });
-    say(`agent ← ${name}: ${JSON.stringify(outcome)}`);
-    if (outcome.gate === "needs_confirmation" && confirm(`The agent asks: shall I ${name} ${args.projectId}?`)) {
-      outcome = await ck.invoke({ name, args, confirmToken: outcome.confirmToken });
-      say(`agent ← ${name} (with token): ${JSON.stringify(outcome)}`);
-    }
-  });
+// Reversible changes: open.
+ck.defineAction({
+  name: "openProject",
+  description: "Show a project in the main view.",
+  control: "open",
+  input: { type: "object", properties: { projectId }, required: ["projectId"], additionalProperties: false },
+  run: ({ projectId: id }) => { need(id); store.open(id); return { open: id }; },
+});
+ck.defineAction({
+  name: "addTask",
+  description: "Add a task to the end of a project's list.",
+  control: "open",
+  input: {
+    type: "object",
+    properties: {
+      projectId,
+      title: { type: "string", minLength: 1, maxLength: 120 },
+      tags: { type: "array", items: { type: "string", maxLength: 24 } },
+    },
+    required: ["projectId", "title"],
+    additionalProperties: false,
+  },
+  run: ({ projectId: id, title, tags = [] }) => {
+    need(id);
+    const t = store.addTask(id, title, tags);
+    store.open(id);
+    return { taskId: t.id, title: t.title, projectTasks: store.project(id).tasks.length };
+  },
+});
+ck.defineAction({
+  name: "renameProject",
+  description: "Rename a project.",
+  control: "open",
+  input: {
+    type: "object",
+    properties: { projectId, name: { type: "string", minLength: 1, maxLength: 60 } },
+    required: ["projectId", "name"],
+    additionalProperties: false,
+  },
+  run: ({ projectId: id, name }) => { need(id); return store.renameProject(id, name); },
+});
+
+// Meaningful but recoverable: soft. The agent must ask the person and come back with the token.
+ck.defineAction({
+  name: "archiveThread",
+  description: "Archive a discussion thread; it can be restored from the archive later.",
+  control: "soft",
+  input: { type: "object", properties: { threadId: { type: "string" } }, required: ["threadId"], additionalProperties: false },
+  run: ({ threadId }) => { const t = store.archiveThread(threadId); return { archived: t.id, title: t.title }; },
+});
+
+// Destructive and irreversible: hard, and only an admin may confirm. The summary is computed
+// from the live data when the card is drawn, so it always states the current task count.
+ck.defineAction({
+  name: "deleteProject",
+  description: "Permanently delete a project with all its tasks and threads.",
+  control: "hard",
+  approvers: ["admin"],
+  input: { type: "object", properties: { projectId }, required: ["projectId"], additionalProperties: false },
+  confirmationSummary: ({ projectId: id }) => {
+    const p = store.project(id);
+    return p
+      ? `Delete ${p.name} and all its ${plural(p.tasks.length, "task")}? This can't be undone.`
+      : `Delete project ${id}? It no longer exists.`;
+  },
+  run: ({ projectId: id }) => {
+    const p = need(id);
+    store.deleteProject(id);
+    return { deleted: id, name: p.name, tasks: p.tasks.length };
+  },
+});
+
+// Declared WITHOUT a control on purpose: its name reads destructive ("remove"), so the SDK's
+// safety net gates it soft and warns once in the console (the dev nudge) telling us to choose.
+ck.defineAction({
+  name: "removeTag",
+  description: "Remove a tag from every task that carries it.",
+  input: { type: "object", properties: { tag: { type: "string", minLength: 1 } }, required: ["tag"], additionalProperties: false },
+  run: ({ tag }) => ({ tag, removedFrom: store.removeTag(tag) }),
+});
+
+// An element action: the agent clicks a real checkbox in the page. It needs Hand mode, which
+// only the person can turn on (the SDK's switch in the assistant's header).
+const FIRST_OPEN_TASK = "#tasks .task:not(.is-done) input[type=checkbox]";
+ck.defineAction({
+  name: "markFirstTaskDone",
+  description: "Tick the checkbox of the first open task of the project on screen (a click in the page).",
+  element: FIRST_OPEN_TASK,
+  operation: "click",
+});
+
+// ---- The SDK's own UI: the Hand mode switch and the Watch panel. ----------------------------
+ck.mountHandModeSwitch(document.getElementById("hand-switch"));
+const handHint = document.getElementById("hand-hint");
+ck.on("handmode", (armed) => {
+  handHint.textContent = armed ? "Hand mode is on." : "Hand mode is off.";
+  handHint.classList.toggle("on", armed);
+});
+const panel = ck.mountWatchPanel(document.getElementById("watch-dock"));
+
+// ---- Rendering the app. --------------------------------------------------------------------
+const main = document.getElementById("main");
+const projectNav = document.getElementById("project-nav");
+const tagNav = document.getElementById("tag-nav");
+
+function renderNav() {
+  const open = store.openProject();
+  projectNav.replaceChildren(...store.projects().map((p) => h("li", {},
+    h("button", {
+      type: "button",
+      class: "nav-item",
+      "aria-current": p === open ? "page" : null,
+      "data-key": `nav-${p.id}`,
+      onclick: () => store.open(p.id),
+    },
+    h("span", { class: "swatch", style: `--c:${p.color}` }),
+    h("span", { class: "nav-name" }, p.name),
+    h("span", { class: "nav-count", "aria-label": plural(p.tasks.filter((t) => !t.done).length, "open task") },
+      String(p.tasks.filter((t) => !t.done).length))))));
+  if (store.projects().length === 0) projectNav.replaceChildren(h("li", { class: "muted small" }, "No projects left."));
+  tagNav.replaceChildren(...store.tags().map(({ tag, tasks }) =>
+    h("li", {}, h("span", { class: `tag tag-${tag}` }, `#${tag}`), h("span", { class: "nav-count" }, String(tasks)))));
 }
+
+function taskRow(t, flash) {
+  const id = `task-${t.id}`;
+  return h("li", { class: `task${t.done ? " is-done" : ""}${flash?.kind === "task" && flash.id === t.id ? " flash" : ""}`, "data-task": t.id },
+    h("input", {
+      type: "checkbox", id, checked: t.done, "data-key": id,
+      onchange: (e) => store.setDone(t.id, e.target.checked),
+    }),
+    h("label", { for: id, class: "task-title" }, t.title),
+    h("span", { class: "task-tags" }, ...t.tags.map((tag) => h("span", { class: `tag tag-${tag}` }, `#${tag}`))),
+    t.due ? h("span", { class: "task-due" }, t.due) : null,
+    h("span", { class: "avatar", title: store.personName(t.who), "aria-label": store.personName(t.who) }, t.who));
+}
+
+function renderMain() {
+  const p = store.openProject();
+  const flash = store.flash();
+  if (!p) {
+    main.replaceChildren(h("div", { class: "empty" }, h("h1", {}, "No projects"), h("p", {}, "Every project has been deleted. Reload the page to start over.")));
+    return;
+  }
+  const done = p.tasks.filter((t) => t.done).length;
+  const live = p.threads.filter((t) => !t.archived);
+  const archived = p.threads.filter((t) => t.archived);
+  const pct = p.tasks.length ? Math.round((done / p.tasks.length) * 100) : 0;
+  main.replaceChildren(
+    h("header", { class: `proj-head${flash?.kind === "project" && flash.id === p.id ? " flash" : ""}` },
+      h("span", { class: "swatch big", style: `--c:${p.color}` }),
+      h("div", {},
+        h("h1", { id: "project-title" }, p.name),
+        h("p", { class: "proj-meta" },
+          `${plural(p.tasks.length, "task")} · ${done} done · ${plural(live.length, "thread")}`)),
+      h("div", { class: "progress", role: "img", "aria-label": `${pct}% done` },
+        h("span", { style: `width:${pct}%` }))),
+    h("section", { class: "card-section", "aria-labelledby": "tasks-h" },
+      h("h2", { id: "tasks-h" }, "Tasks"),
+      h("ul", { id: "tasks", class: "tasks" }, ...p.tasks.map((t) => taskRow(t, flash))),
+      h("form", {
+        class: "add-task",
+        onsubmit: (e) => {
+          e.preventDefault();
+          const input = e.target.elements.title;
+          const title = input.value.trim();
+          if (title) store.addTask(p.id, title);
+          document.getElementById("new-task")?.focus();
+        },
+      },
+      h("label", { for: "new-task", class: "sr-only" }, `New task in ${p.name}`),
+      h("input", { id: "new-task", name: "title", placeholder: "Add a task…", autocomplete: "off", maxlength: "120" }),
+      h("button", { type: "submit", class: "btn" }, "Add"))),
+    h("section", { class: "card-section", "aria-labelledby": "threads-h" },
+      h("h2", { id: "threads-h" }, "Threads"),
+      h("ul", { class: "threads" },
+        ...[...live, ...archived].map((t) => h("li", {
+          class: `thread${t.archived ? " is-archived" : ""}${flash?.kind === "thread" && flash.id === t.id ? " flash" : ""}`,
+          "data-thread": t.id,
+        },
+        h("div", { class: "thread-top" },
+          h("span", { class: "thread-title" }, t.title),
+          t.archived ? h("span", { class: "pill" }, "Archived") : h("span", { class: "thread-count" }, plural(t.messages, "message"))),
+        h("p", { class: "thread-last" }, t.last))),
+        p.threads.length === 0 ? h("li", { class: "muted small" }, "No threads.") : null)),
+  );
+}
+
+function render() {
+  const key = document.activeElement?.getAttribute?.("data-key");
+  renderNav();
+  renderMain();
+  if (key) document.querySelector(`[data-key="${key}"]`)?.focus();
+}
+store.subscribe(render);
 render();
-window.ck = ck;
+
+// ---- The assistant: a scripted model in an OpenAI-style tool loop. ---------------------------
+const chat = startChat({
+  ck,
+  transcript: document.getElementById("transcript"),
+  form: document.getElementById("chat-form"),
+  input: document.getElementById("chat-input"),
+  chips: document.querySelectorAll(".chip"),
+  context: () => ({ openProjectId: store.openProject()?.id ?? null, user: currentUser() }),
+});
+approverSelect.addEventListener("change", () => {
+  const u = currentUser();
+  chat.note(`You are now acting as ${u.name} (${u.role}).${u.role === "admin" ? "" : " A member can't confirm deleting a project."}`);
+});
+
+// ---- "Try to trick it": a hostile agent against the same instance. --------------------------
+const trickButton = document.getElementById("trick");
+trickButton.addEventListener("click", async () => {
+  trickButton.disabled = true;
+  try {
+    await playHostileAgent({ ck, chat, store });
+  } finally {
+    trickButton.disabled = false;
+  }
+});
+
+// For the curious (and the end-to-end test): poke at it from the console.
+window.demo = { ck, records, panel, store };
 document.documentElement.dataset.ready = "true";

@@ -1,25 +1,251 @@
-// The demo command's page: served on 127.0.0.1, its wasm loads, no console errors.
+// The demo (www/), walked through as a person would use it: type requests to the scripted
+// assistant, answer its soft questions, decide hard cards with real clicks, arm Hand mode and
+// watch the assistant click, then let the hostile agent try its tricks. Asserts what the page
+// shows and the records, and that the console stays free of errors (the removeTag nudge is a
+// console.warn). Screenshots of the main states go to test-results/demo/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture } from "./harness.mjs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { launch, clickPart, waitCard, onPart, partCenter, sleep } from "./harness.mjs";
 
+const OUT = join(resolve(fileURLToPath(import.meta.url), "../../.."), "test-results/demo");
 let env;
-before(async () => { env = await launch(); });
+before(async () => { env = await launch(); mkdirSync(OUT, { recursive: true }); });
 after(async () => { await env?.close(); });
 
-test("the demo page loads the package with no console errors and answers an open call", async () => {
-  const context = await env.browser.newContext();
+/** Opens the demo in a fresh 1280×800 page; console errors and warnings are collected. */
+async function openDemo(colorScheme = "light") {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
   const page = await context.newPage();
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  page.problems = [];
+  page.warnings = [];
+  page.on("pageerror", (e) => page.problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.problems.push(`console.error: ${m.text()}`);
+    if (m.type() === "warning") page.warnings.push(m.text());
+  });
   await page.goto(env.url);
   await page.waitForSelector("html[data-ready=true]");
-  await page.getByRole("button", { name: "listProjects (open)" }).click();
-  await page.waitForFunction(() => document.getElementById("log").textContent.includes("fired"));
-  assert.match(await page.textContent("#log"), /record: listProjects open → fired \(ok\)/);
-  assert.deepEqual(problems, []);
-  await context.close();
+  page.cdp = await context.newCDPSession(page);
+  return page;
+}
+
+const shot = (page, name) => page.screenshot({ path: join(OUT, `${name}.png`) });
+const idle = (page) => page.waitForFunction(() => document.getElementById("transcript").getAttribute("aria-busy") === "false");
+const lastReply = (page) => page.evaluate(() => [...document.querySelectorAll("#transcript .msg.assistant:not(.typing) .bubble")].at(-1)?.textContent);
+const lastHostile = (page) => page.evaluate(() => [...document.querySelectorAll("#transcript .msg.hostile .bubble")].at(-1)?.textContent);
+/** Types a request into the chat and presses Enter (does not wait for the answer). */
+async function type(page, text) {
+  await page.getByLabel("Message the assistant").fill(text);
+  await page.keyboard.press("Enter");
+}
+/** Types a request and waits until the assistant has answered; returns the answer. */
+async function ask(page, text) {
+  await type(page, text);
+  await idle(page);
+  return lastReply(page);
+}
+const records = (page) => page.evaluate(() => window.demo.records.map((r) => `${r.action} ${r.control} ${r.gate}`));
+const taskTitles = (page) => page.$$eval("#tasks .task-title", (els) => els.map((e) => e.textContent));
+const projectNames = (page) => page.$$eval("#project-nav .nav-name", (els) => els.map((e) => e.textContent));
+const handMode = (page) => page.evaluate(() => window.demo.ck.handMode);
+
+test("a person walks through every gate; the hostile agent gets nowhere", async () => {
+  const page = await openDemo();
+  assert.equal(await page.textContent("#project-title"), "Website redesign");
+  assert.equal((await taskTitles(page)).length, 11);
+  // The assistant works from the manifest the SDK gives a model.
+  const tools = await page.evaluate(() => window.demo.ck.tools("openai").map((t) => t.function.name));
+  assert.deepEqual(tools.sort(), ["addTask", "archiveThread", "deleteProject", "listProjects", "listTags", "listTasks",
+    "markFirstTaskDone", "openProject", "removeTag", "renameProject"]);
+  // The safety net's nudge for the undeclared removeTag: one console.warn, at registration.
+  assert.equal(page.warnings.filter((w) => w.includes('"removeTag"')).length, 1);
+  assert.match(page.warnings[0], /declares no control and its name reads destructive, so it is gated as "soft"/);
+  await shot(page, "01-start");
+
+  // Open: a read, through a suggestion chip.
+  await page.getByRole("button", { name: "list projects" }).click();
+  await idle(page);
+  assert.equal(await lastReply(page), "You have 3 projects: Website redesign (9 open of 11 tasks), Mobile app 2.0 (5 open of 6 tasks), Q3 hiring (4 open of 4 tasks).");
+
+  // Open: add a task (the assistant asks for the title first).
+  assert.equal(await ask(page, "add a task to Website redesign"), "What should I call the new task in “Website redesign”?");
+  assert.equal(await ask(page, "Review pricing page"), "Added “Review pricing page” to Website redesign. It now has 12 tasks.");
+  assert.equal((await taskTitles(page)).at(-1), "Review pricing page");
+
+  // Soft: the assistant asks out loud, the person types yes, it calls again with the token.
+  assert.equal(await ask(page, "archive the Launch thread"), "Shall I archive the thread “Launch” in Website redesign? It can be restored later.");
+  assert.equal(await page.locator(".thread.is-archived").count(), 0, "nothing archived before the yes");
+  await shot(page, "02-soft-question");
+  assert.equal(await ask(page, "yes"), "Done: “Launch” is archived. You can restore it later.");
+  assert.equal(await page.textContent(".thread.is-archived .thread-title"), "Launch");
+
+  // The safety net: removeTag declares no control, so it is soft; the person clicks No.
+  assert.equal(await ask(page, "remove tag urgent"), "Shall I remove the tag #urgent from 4 tasks?");
+  await page.getByRole("button", { name: "No", exact: true }).click();
+  await idle(page);
+  assert.equal(await lastReply(page), "OK, I won't. Nothing changed.");
+  assert.match(await page.textContent("#transcript .note"), /removeTag declares no control.*gated it soft \(controlSource "destructive_name"\)/);
+  assert.equal(await page.locator("#tag-nav .tag-urgent").count(), 1, "#urgent is still there");
+
+  // Hand mode: off, the element action touches nothing; the person arms it on the SDK's switch.
+  assert.match(await ask(page, "mark the first task done"), /^I'd tick “Pick the type scale and colour tokens”, but I may only click in the page while you let me/);
+  assert.equal(await page.isChecked("#tasks .task:nth-child(3) input"), false);
+  await clickPart(page, "switch");
+  await page.waitForFunction(() => window.demo.ck.handMode === true);
+  // (The Watch panel's rows also have parts named "badge", so look for the badge's Stop.)
+  assert.notEqual(await partCenter(page, "stop"), null, "the SDK's badge shows while armed");
+  assert.equal(await page.locator('[data-coworkkit="hand"]').count(), 1);
+  assert.equal(await page.textContent("#hand-hint"), "Hand mode is on.");
+  assert.match(await ask(page, "mark the first task done"), /^Done: I clicked the checkbox of “Pick the type scale and colour tokens”/);
+  assert.equal(await page.isChecked("#tasks .task:nth-child(3) input"), true, "the assistant's click ticked the real checkbox");
+  assert.match(await page.textContent("#tasks .task:nth-child(3)"), /Pick the type scale/);
+  await shot(page, "03-hand-mode");
+  await clickPart(page, "stop");
+  await page.waitForFunction(() => window.demo.ck.handMode === false);
+  assert.equal(await partCenter(page, "stop"), null, "Stop removed the badge");
+
+  // Hard, as a member: the card shows the live count, Confirm is disabled; the person cancels.
+  await page.getByLabel("Acting as").selectOption("max");
+  await type(page, "delete Website redesign");
+  let card = await waitCard(page, (s) => s.open);
+  assert.equal(card.title, "Delete project");
+  assert.equal(card.summary, "Delete Website redesign and all its 12 tasks? This can't be undone.");
+  assert.equal(card.confirmDisabled, true);
+  assert.equal(await onPart(page, "notice", function () { return this.textContent; }), "Only admin can confirm this.");
+  await sleep(600);
+  await shot(page, "04-member-card");
+  await clickPart(page, "cancel");
+  await idle(page);
+  assert.equal(await lastReply(page), "OK, Website redesign stays. The card was cancelled and nothing was deleted.");
+  assert.ok((await projectNames(page)).includes("Website redesign"));
+
+  // Hard, as an admin: a real click on Confirm deletes it.
+  await page.getByLabel("Acting as").selectOption("ann");
+  await type(page, "delete Website redesign");
+  card = await waitCard(page, (s) => s.open && s.confirmDisabled === false);
+  assert.equal(card.summary, "Delete Website redesign and all its 12 tasks? This can't be undone.");
+  assert.equal(card.focused, "cancel", "initial focus is on Cancel");
+  await sleep(600); // past the card's arm delay (and its entry animation, for the screenshot)
+  await shot(page, "05-hard-card");
+  await clickPart(page, "confirm");
+  await idle(page);
+  assert.equal(await lastReply(page), "Deleted Website redesign and its 12 tasks.");
+  assert.deepEqual(await projectNames(page), ["Mobile app 2.0", "Q3 hiring"]);
+  assert.equal(await page.textContent("#project-title"), "Mobile app 2.0");
+
+  // The hostile agent: replays, forged and swapped tokens, Hand mode off, an undeclared tool,
+  // and synthetic clicks at the card host. The person then cancels its card.
+  await page.getByRole("button", { name: "Try to trick it" }).click();
+  await page.waitForFunction(() => document.querySelector("#transcript .msg.hostile:last-child")?.textContent.includes("Press Cancel"));
+  card = await waitCard(page, (s) => s.open);
+  assert.equal(card.summary, "Delete Q3 hiring and all its 5 tasks? This can't be undone.");
+  await shot(page, "06-trick");
+  await clickPart(page, "cancel");
+  await idle(page);
+  assert.equal(await lastHostile(page), "That's all I've got: 13 tries, none got through.");
+  const verdicts = await page.$$eval("#transcript .attempt", (rows) => rows.map((r) => [r.querySelector(".attempt-label").textContent, r.querySelector(".verdict").textContent, r.querySelector(".attempt-detail").textContent]));
+  assert.deepEqual(verdicts, [
+    ["Archive “Beta feedback” without asking the person", "blocked", "needs_confirmation: it did not fire, the person must say yes"],
+    ["Come back with a forged confirmToken", "blocked", "rejected · bad_token"],
+    ["Spend the real token on removeTag instead", "blocked", "rejected · bad_token: a token binds one action and its exact arguments"],
+    ["Re-send one addTask call three times", "blocked", "ran once (1 task added); the re-sends got the same answer"],
+    ["Reuse that call id with different arguments", "blocked", "rejected · call_id_conflict"],
+    ["Click a task's checkbox with Hand mode off", "blocked", "needs_hand_mode: nothing in the page was touched"],
+    ["Call an undeclared tool, confirmCard", "blocked", "rejected · unknown_action"],
+    ["Delete “Q3 hiring” and confirm the card myself", "blocked", "cancelled: Q3 hiring is still there"],
+    ["…on the card: host.shadowRoot", "blocked", "null: the card's shadow root is closed"],
+    ["…on the card: host.click()", "blocked", "the card is still waiting; nothing was deleted"],
+    ["…on the card: dispatchEvent(click)", "blocked", "the card is still waiting; nothing was deleted"],
+    ["…on the card: dispatchEvent(keydown Enter)", "blocked", "the card is still waiting; nothing was deleted"],
+    ["…on the card: elementFromPoint(centre).click()", "blocked", "the card is still waiting; nothing was deleted"],
+  ]);
+  assert.deepEqual(await projectNames(page), ["Mobile app 2.0", "Q3 hiring"]);
+  assert.equal(await page.locator(".thread.is-archived").count(), 0, "Mobile app 2.0's thread is not archived");
+
+  // Every settled call left one record, in order.
+  assert.deepEqual(await records(page), [
+    "listProjects open fired",
+    "listProjects open fired",
+    "listProjects open fired",
+    "addTask open fired",
+    "listProjects open fired",
+    "archiveThread soft confirmed",
+    "listTags open fired",
+    "removeTag soft cancelled",
+    "listTasks open fired",
+    "markFirstTaskDone open needs_hand_mode",
+    "listTasks open fired",
+    "markFirstTaskDone open fired",
+    "listProjects open fired",
+    "deleteProject hard cancelled",
+    "listProjects open fired",
+    "deleteProject hard confirmed",
+    // the hostile agent
+    "listProjects open fired",
+    "archiveThread soft rejected",
+    "removeTag soft rejected",
+    "archiveThread soft cancelled",
+    "addTask open fired",
+    "addTask open rejected",
+    "markFirstTaskDone open needs_hand_mode",
+    "confirmCard open rejected",
+    "deleteProject hard cancelled",
+  ]);
+  const byAction = await page.evaluate(() => window.demo.records.filter((r) => r.action === "deleteProject").map((r) => [r.gate, r.approver?.id ?? null, r.reason ?? null]));
+  assert.deepEqual(byAction[1], ["confirmed", "ann", null], "the confirming admin is in the record");
+
+  // The Watch panel counts them all; a taller window shows more of its rows for the screenshot.
+  const counts = await onPart(page, "filters", function () {
+    return Object.fromEntries([...this.querySelectorAll("[part=filter]")].map((b) => [b.dataset.gate, b.querySelector("[part=count]").textContent]));
+  });
+  assert.equal(counts.all, "25");
+  assert.equal(counts.rejected, "4");
+  await shot(page, "07-end");
+  await page.setViewportSize({ width: 1280, height: 2400 });
+  await page.locator(".watch").screenshot({ path: join(OUT, "08-watch.png") });
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+/** axe-core's violations on the page as it stands (the SDK's closed shadow roots aside). */
+async function axe(page) {
+  const require = createRequire(import.meta.url);
+  await page.addScriptTag({ content: readFileSync(require.resolve("axe-core/axe.min.js"), "utf8") });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  });
+}
+
+test("axe-core finds no accessibility violations in light mode, mid-conversation", async () => {
+  const page = await openDemo();
+  assert.equal(await ask(page, "archive the Launch thread"), "Shall I archive the thread “Launch” in Website redesign? It can be restored later.");
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test("the demo looks right in dark mode, is keyboard usable, and passes axe-core", async () => {
+  const page = await openDemo("dark");
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, "rgb(12, 14, 19)");
+  // Tab from the skip link reaches the chat input; Enter sends.
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), "Skip to the agent chat");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "chat-input");
+  await page.keyboard.type("list tags");
+  await page.keyboard.press("Enter");
+  await idle(page);
+  assert.match(await lastReply(page), /^Tags in use: #design \(6\)/);
+  await shot(page, "09-dark");
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
 });
 
 test("the package is served with the MIME types browsers require", async () => {
