@@ -844,17 +844,23 @@ proptest! {
     }
 }
 
-/// Prints the executions counted so far. Tests run in name order on one thread, so with
-/// `FUZZ_REPORT=1 cargo test --test fuzz_boundary -- --test-threads=1 --nocapture` this one
-/// runs last and prints the total.
+/// Prints the executions counted so far, and writes them where the hostile e2e suite prints its
+/// figures from (`target/tmp/fuzz_boundary-figures.txt`). Tests run in name order on one thread,
+/// so with `FUZZ_REPORT=1 cargo test --test fuzz_boundary -- --test-threads=1 --nocapture` this
+/// one runs last and reports the total.
 #[test]
 fn zz_report_fuzz_executions() {
     if std::env::var_os("FUZZ_REPORT").is_some() {
-        println!(
-            "fuzz executions: {} (engine runs reached: {} confirmed hard, {} soft with a token)",
+        let line = format!(
+            "{} (tests/fuzz_boundary.rs, {} cases per property; engine runs reached: {} confirmed hard, {} soft with a token)",
             EXECUTIONS.load(Ordering::Relaxed),
+            std::env::var("PROPTEST_CASES").unwrap_or_else(|_| "256".into()),
             HARD_RUNS.load(Ordering::Relaxed),
             SOFT_RUNS.load(Ordering::Relaxed)
         );
+        println!("fuzz executions: {line}");
+        let path =
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_boundary-figures.txt");
+        let _ = std::fs::write(path, line);
     }
 }

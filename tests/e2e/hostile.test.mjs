@@ -31,7 +31,7 @@ let env;
 before(async () => { env = await launch(); });
 after(async () => {
   await env?.close();
-  const fuzz = new URL("../../target/fuzz_boundary-figures.txt", import.meta.url);
+  const fuzz = new URL("../../target/tmp/fuzz_boundary-figures.txt", import.meta.url);
   console.log([
     `hostile figures (HOSTILE_SEED=${SEED} HOSTILE_SCALE=${SCALE}):`,
     `  scenarios run                 ${totals.scenarios}`,
@@ -205,7 +205,7 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   for (const [how, fn] of Object.entries(closers)) {
     const key = `close_${how}`;
     if (!first) {
-      await p.evaluate((key) => lab.call(lab.inst, { name: "deleteProject", args: { projectId: key }, callId: key }), key);
+      await p.evaluate((key) => { lab.call(lab.inst, { name: "deleteProject", args: { projectId: key }, callId: key }); }, key);
       await waitCard(p, (s) => s.open && s.summary === `Delete ${key}?`);
       await sleep(80);
     }
@@ -235,7 +235,11 @@ test("calls during the arm delay, and trusted clicks inside it, do nothing", asy
     const same = lab.call(inst, { name: "deleteProject", args: { projectId: "a" }, callId: "arm1" });
     const conflict = await lab.call(inst, { name: "deleteProject", args: { projectId: "b" }, callId: "arm1" });
     lab.call(inst, { name: "deleteProject", args: { projectId: "second" }, callId: "arm2" });
-    const token = await lab.call(inst, { name: "deleteProject", args: { projectId: "a" }, callId: "arm1", confirmToken: inst.ck.pending()[0].id });
+    // A hard call is no token call: the same callId and args join the waiting call.
+    const token = await Promise.race([
+      lab.call(inst, { name: "deleteProject", args: { projectId: "a" }, callId: "arm1", confirmToken: inst.ck.pending()[0].id }),
+      lab.sleep(50).then(() => ({ gate: "pending" })),
+    ]);
     lab.tool(inst, { type: "tool_use", id: "arm1", name: "deleteProject", input: { projectId: "a" } });
     lab.tool(inst, { id: "arm1", type: "function", function: { name: "deleteProject", arguments: '{"projectId":"a","confirmToken":"x"}' } });
     await lab.agent(seed + 3, 30, "invoke");
@@ -243,6 +247,7 @@ test("calls during the arm delay, and trusted clicks inside it, do nothing", asy
     return { conflict: conflict.error?.code, token: token.gate, pending: inst.ck.pending().map((q) => q.callId) };
   }, SEED);
   assert.equal(during.conflict, "call_id_conflict");
+  assert.equal(during.token, "pending");
   assert.deepEqual(during.pending.slice(0, 2), ["arm1", "arm2"]);
   await trustedConfirm(p); // inside the arm delay
   await sleep(150);
@@ -349,7 +354,7 @@ test("run handlers that throw, reject, never resolve or re-enter invoke", async 
 test("a record sink and event listeners that throw break nothing", async () => {
   const p = await labPage();
   await p.evaluate(async (seed) => {
-    const inst = lab.setup({ sink: () => { throw new Error("sink threw"); }, confirmTimeoutMs: 400 });
+    const inst = lab.setup({ sink: () => { throw new Error("sink threw"); } });
     for (const kind of ["record", "proposal", "resolved"]) inst.ck.on(kind, () => { throw new Error(`${kind} listener threw`); });
     await lab.agent(seed + 5, 300, "invoke");
     for (const q of inst.ck.pending()) inst.ck.cancel(q.id);
@@ -454,7 +459,7 @@ test("the tab hidden during Hand mode disarms it; element actions never touch th
   assert.equal((await state()).armed, true);
   const fired = await p.evaluate(([seed, count]) => window.elementAgent(seed, count), [SEED + 12, n(150)]);
   assert.equal((await state()).clicks, fired, "every click on the page is a fired element call; none from pressHard");
-  await p.evaluate(() => lab.call(lab.inst, { name: "pressHard", args: {}, callId: "keep" }).then((o) => { window.keep = o; }));
+  await p.evaluate(() => { lab.call(lab.inst, { name: "pressHard", args: {}, callId: "keep" }).then((o) => { window.keep = o; }); });
   await waitCard(p, (s) => s.open);
 
   await p.evaluate(() => {

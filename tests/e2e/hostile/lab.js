@@ -69,7 +69,11 @@
         const match = [...inst.issued.values()].find((t) => !t.fired && t.action === action && t.canon === c
           && (t.callId === null || t.callId === ctx.callId) && inst.presented.has(t.token));
         if (match) match.fired = true;
-        else violation(`${action}: soft run without a matching token (${ctx.callId}, ${c.slice(0, 80)})`);
+        else {
+          const near = [...inst.issued.values()].filter((t) => t.action === action && (t.canon === c || t.callId === ctx.callId))
+            .map((t) => `${t.callId}/${t.canon?.slice(0, 40)}/${t.fired}/${inst.presented.has(t.token)}`);
+          violation(`${action}: soft run without a matching token (${ctx.callId}, ${c.slice(0, 80)}; near: ${near.join(" ")})`);
+        }
       } else {
         stats.openRuns += 1;
       }
@@ -147,13 +151,19 @@
     });
   };
 
-  /** The args of a provider tool call, as the agent meant them (for token bookkeeping). */
-  const toolArgs = (call) => {
-    try {
-      let a = call.type === "tool_use" ? call.input : call.function ? call.function.arguments : call.arguments;
-      if (typeof a === "string") a = JSON.parse(a);
-      return a;
-    } catch { return undefined; }
+  /** A provider tool call read as the SDK reads it (core/interop.rs `parse_tool_call`). */
+  const readTool = (call) => {
+    const fn = call.function && typeof call.function === "object" && !Array.isArray(call.function) ? call.function : undefined;
+    const str = (v) => (typeof v === "string" ? v : undefined);
+    let read;
+    if (call.type === "function_call") read = { id: str(call.call_id), name: str(call.name), raw: call.arguments };
+    else if (call.type === "tool_use") read = { id: str(call.id), name: str(call.name), raw: call.input };
+    else if (call.type === "function" && fn) read = { id: str(call.id), name: str(fn.name) ?? str(call.name), raw: fn.arguments };
+    else return { id: undefined, name: "", args: undefined };
+    let args = read.raw;
+    if (args === undefined || args === null || (typeof args === "string" && args.trim() === "")) args = {};
+    else if (typeof args === "string") { try { args = JSON.parse(args); } catch { args = undefined; } }
+    return { ...read, args };
   };
 
   /** `handleToolCall`, watched the same way; the outcome is read back from the content. */
@@ -161,9 +171,7 @@
     stats.toolCalls += 1;
     let name, id, args, canon = null, token;
     try {
-      name = call.type === "function" ? call.function?.name : call.name;
-      id = call.type === "function_call" ? call.call_id : call.id;
-      args = toolArgs(call);
+      ({ name, id, args } = readTool(call));
       if (args && typeof args === "object" && !Array.isArray(args)) {
         token = args.confirmToken;
         const own = { ...args };
@@ -180,9 +188,12 @@
       const text = result.content ?? result.output;
       let content;
       try { content = JSON.parse(text); } catch { violation(`tool result content is not JSON: ${String(text).slice(0, 80)}`); return result; }
-      inst.answers.push({ callId: typeof id === "string" ? id : null, gate: content.gate, code: content.error?.code, tool: true });
+      // A confirming call's own id is an alias: the record carries the original call's id.
+      const original = typeof token === "string" ? inst.issued.get(token) : undefined;
+      const callId = original ? original.callId : typeof id === "string" ? id.toWellFormed() : null;
+      inst.answers.push({ callId, gate: content.gate, code: content.error?.code, tool: true });
       if (content.gate === "needs_confirmation") {
-        const callId = typeof id === "string" && id.length > 0 && id.length <= 256 ? id : null;
+        const callId = typeof id === "string" && id.length > 0 && id.length <= 256 ? id.toWellFormed() : null;
         inst.issued.set(content.confirmToken, { token: content.confirmToken, action: name, canon, callId, args, fired: false, at: Date.now(), tool: true });
       }
       return result;
@@ -301,9 +312,11 @@
   /** An agent call in one of the three provider shapes (or a broken one). */
   const toTool = (g, call) => {
     let args = call.args;
-    if (args && typeof args === "object" && !Array.isArray(args) && (call.confirmToken !== undefined || call.decline)) {
-      try { args = { ...args, confirmToken: call.confirmToken, ...(call.decline ? { decline: true } : {}) }; } catch {}
-    }
+    try {
+      if (args && typeof args === "object" && !Array.isArray(args) && (call.confirmToken !== undefined || call.decline)) {
+        args = { ...args, confirmToken: call.confirmToken, ...(call.decline ? { decline: true } : {}) };
+      }
+    } catch { /* a revoked Proxy, a throwing getter: sent as it is */ }
     let text = args;
     if (g.chance(0.6)) {
       try { text = JSON.stringify(args) ?? "{}"; } catch { text = "{"; }
@@ -331,19 +344,22 @@
     for (const inst of lab.instances) {
       const ids = new Set();
       const byCall = new Map();
+      const any = new Set(inst.records.map((r) => `${r.callId} ${r.gate}`));
       let rejectedRecords = 0;
       for (const r of inst.records) {
         if (ids.has(r.id)) violation(`record ${r.id} delivered twice`);
         ids.add(r.id);
         if (r.gate === "needs_confirmation") violation("a record for needs_confirmation");
         if (r.gate === "rejected") { rejectedRecords += 1; continue; }
+        // Settled on arrival, so not remembered: a retry with that callId is judged afresh.
+        if (r.gate === "needs_hand_mode" || (r.gate === "cancelled" && r.reason === "disposed" && r.outcome.status === "not_run")) continue;
         byCall.set(r.callId, [...(byCall.get(r.callId) ?? []), r]);
       }
       for (const [callId, list] of byCall) if (list.length > 1) violation(`call ${callId} has ${list.length} records`);
       for (const a of inst.answers) {
-        if (a.gate === "needs_confirmation" || a.gate === "rejected" || a.callId === null) continue;
-        const list = byCall.get(a.callId) ?? [];
-        if (!list.some((r) => r.gate === a.gate)) violation(`settled call ${a.callId} (${a.gate}) has no record`);
+        // (A tool result names no callId, and the provider's id may be an alias: skipped.)
+        if (a.gate === "needs_confirmation" || a.gate === "rejected" || a.callId === null || a.tool) continue;
+        if (!any.has(`${a.callId} ${a.gate}`)) violation(`settled call ${a.callId} (${a.gate}) has no record`);
       }
       const rejectedAnswers = inst.answers.filter((a) => a.gate === "rejected").length;
       if (rejectedRecords > rejectedAnswers) violation(`${rejectedRecords} rejected records for ${rejectedAnswers} rejected answers`);
