@@ -227,7 +227,9 @@ pub fn duration_text(ms: f64) -> String {
 pub fn time_text(epoch_ms: f64, tz_offset_minutes: f64) -> String {
     let local = epoch_ms - tz_offset_minutes * 60_000.0;
     let local = if local.is_finite() { local } else { 0.0 };
-    let day_ms = local.rem_euclid(86_400_000.0) as u64;
+    // Whole milliseconds first, then integer arithmetic: `%` on an f64 pulls libm's `fmod`
+    // into the wasm. JS dates lie within ±8.64e15 ms, well inside i64 (`as` saturates beyond).
+    let day_ms = (local.floor() as i64).rem_euclid(86_400_000) as u64;
     let mut s = String::with_capacity(12);
     for (value, sep) in [
         (day_ms / 3_600_000, ':'),

@@ -7,7 +7,6 @@
 //! `RefCell` borrow is held while JavaScript runs.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 use gloo_timers::callback::Timeout;
@@ -26,8 +25,8 @@ use super::watch::WatchPanels;
 use crate::core::card::{approver_notice, summary_text, title_from_name, CardModel, Labels};
 use crate::core::control::Control;
 use crate::core::engine::{
-    ActionDef, ActionId, CancelReason, Config, Effect, Engine, Entropy, InvokeRequest, ProposalId,
-    ProposalInfo, Ticket,
+    ActionDef, ActionId, CallRef, CancelReason, Config, Effect, Engine, Entropy, InvokeRequest,
+    ProposalId, ProposalInfo, Ticket,
 };
 use crate::core::error::Error;
 use crate::core::record::{ActionRecord, Approver, Outcome, RecordOutcome};
@@ -48,6 +47,36 @@ pub(crate) struct JsAction {
     pub(crate) element: Option<ElementTarget>,
     /// A Standard Schema `input` and the manifest's JSON Schema.
     pub(crate) input: ActionInput,
+}
+
+/// The registered actions' web-side halves. A list: lookups scan it, which at the sizes an
+/// app registers costs less than a hash map's code in the wasm.
+#[derive(Default)]
+pub(crate) struct ActionTable(Vec<(ActionId, JsAction)>);
+
+impl ActionTable {
+    pub(crate) fn get(&self, id: &ActionId) -> Option<&JsAction> {
+        self.0
+            .iter()
+            .find(|(a, _)| a == id)
+            .map(|(_, action)| action)
+    }
+
+    fn insert(&mut self, id: ActionId, action: JsAction) {
+        self.0.push((id, action));
+    }
+
+    fn remove(&mut self, id: &ActionId) -> Option<JsAction> {
+        let at = self.0.iter().position(|(a, _)| a == id)?;
+        Some(self.0.swap_remove(at).1)
+    }
+
+    fn find_raw(&self, raw: f64) -> Option<ActionId> {
+        self.0
+            .iter()
+            .map(|(a, _)| *a)
+            .find(|a| a.as_u64() as f64 == raw)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -84,13 +113,15 @@ pub(crate) struct Inner {
     arm_delay_ms: f64,
     pub(crate) container: Option<Element>,
     labels: Labels,
-    pub(crate) actions: RefCell<HashMap<ActionId, JsAction>>,
-    waiters: RefCell<HashMap<Ticket, Function>>,
+    pub(crate) actions: RefCell<ActionTable>,
+    /// Resolvers of the calls that did not answer while `submit` drained (hard and async
+    /// ones): few at a time, so a list beats a hash map's code size.
+    waiters: RefCell<Vec<(Ticket, Function)>>,
     /// Answers that arrived while `submit` was still draining, before it made a promise.
     early: RefCell<Vec<(Ticket, JsValue)>>,
     /// The frozen JS snapshot of each live call's arguments, keyed by the engine's `Rc<Value>`:
     /// made once, so the summary, `run`, events and the record all see the same object.
-    snapshots: RefCell<HashMap<usize, (Rc<Value>, JsValue)>>,
+    snapshots: RefCell<Vec<(Rc<Value>, JsValue)>>,
     subscribers: RefCell<Vec<Subscriber>>,
     next_subscriber: Cell<u32>,
     card: RefCell<Option<CardLayer>>,
@@ -145,7 +176,13 @@ pub fn js_error(error: &Error) -> JsValue {
 }
 
 fn invalid_options(message: &str) -> JsValue {
-    js_error(&Error::InvalidSpec(format!("options: {message}")))
+    js_error(&invalid(&["options: ", message]))
+}
+
+/// An `invalid_spec` error whose message is `parts` joined (no `format!`: its argument
+/// machinery costs more wasm than the messages themselves).
+pub(crate) fn invalid(parts: &[&str]) -> Error {
+    Error::InvalidSpec(parts.concat())
 }
 
 fn opt_number(
@@ -179,7 +216,7 @@ fn opt_function(object: &JsValue, key: &'static str) -> Result<Option<Function>,
     }
     v.dyn_into::<Function>()
         .map(Some)
-        .map_err(|_| js_error(&Error::InvalidSpec(format!("{key} must be a function"))))
+        .map_err(|_| js_error(&invalid(&[key, " must be a function"])))
 }
 
 fn parse_control(v: &JsValue, what: &str) -> Result<Option<Control>, Error> {
@@ -189,7 +226,7 @@ fn parse_control(v: &JsValue, what: &str) -> Result<Option<Control>, Error> {
     v.as_string()
         .and_then(|s| Control::parse(&s))
         .map(Some)
-        .ok_or_else(|| Error::InvalidSpec(format!("{what} must be \"open\", \"soft\" or \"hard\"")))
+        .ok_or_else(|| invalid(&[what, " must be \"open\", \"soft\" or \"hard\""]))
 }
 
 #[wasm_bindgen]
@@ -362,9 +399,11 @@ impl Coworkkit {
         listener: Function,
     ) -> Result<JsValue, JsValue> {
         let kind = EventKind::parse(event).ok_or_else(|| {
-            js_error(&Error::InvalidSpec(format!(
-                "unknown event \"{event}\": use proposal, resolved, record or handmode"
-            )))
+            js_error(&invalid(&[
+                "unknown event \"",
+                event,
+                "\": use proposal, resolved, record or handmode",
+            ]))
         })?;
         let inner = &self.inner;
         let id = inner.next_subscriber.get();
@@ -378,15 +417,18 @@ impl Coworkkit {
             let waiting: Array = self.pending();
             if waiting.length() > 0 {
                 let weak = inner.me.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let Some(inner) = weak.upgrade() else { return };
-                    // Only if still subscribed by the time the microtask runs.
-                    if inner.subscribers.borrow().iter().any(|s| s.id == id) {
-                        for p in waiting.iter() {
-                            inner.call_listener(&listener, &p);
+                js::when_settled(
+                    &JsValue::UNDEFINED,
+                    Box::new(move |_, _| {
+                        let Some(inner) = weak.upgrade() else { return };
+                        // Only if still subscribed by the time the microtask runs.
+                        if inner.subscribers.borrow().iter().any(|s| s.id == id) {
+                            for p in waiting.iter() {
+                                inner.call_listener(&listener, &p);
+                            }
                         }
-                    }
-                });
+                    }),
+                );
             }
         }
         Ok(inner
@@ -462,12 +504,7 @@ impl Inner {
                 .retain(|s| f64::from(s.id) != id);
             return;
         }
-        let action = self
-            .actions
-            .borrow()
-            .keys()
-            .copied()
-            .find(|a| a.as_u64() as f64 == id);
+        let action = self.actions.borrow().find_raw(id);
         if let Some(action) = action {
             self.undefine(action);
         }
@@ -492,17 +529,20 @@ impl Inner {
                 let promise = js::deferred();
                 let resolve = js::take_resolve(&promise);
                 let weak = self.me.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let settled = wasm_bindgen_futures::JsFuture::from(validation).await;
-                    request.host_rejection = match settled {
-                        Ok(result) => verdict(&result),
-                        Err(thrown) => Some(thrown_error(&thrown)),
-                    };
-                    if let Some(inner) = weak.upgrade() {
-                        // Resolving with a promise adopts its outcome.
-                        let _ = resolve.call1(&JsValue::UNDEFINED, &inner.submit(request));
-                    }
-                });
+                js::when_settled(
+                    &validation,
+                    Box::new(move |ok, settled| {
+                        request.host_rejection = if ok {
+                            verdict(&settled)
+                        } else {
+                            Some(thrown_error(&settled))
+                        };
+                        if let Some(inner) = weak.upgrade() {
+                            // Resolving with a promise adopts its outcome.
+                            let _ = resolve.call1(&JsValue::UNDEFINED, &inner.submit(request));
+                        }
+                    }),
+                );
                 promise
             }
         }
@@ -525,7 +565,7 @@ impl Inner {
         let promise = js::deferred();
         self.waiters
             .borrow_mut()
-            .insert(ticket, js::take_resolve(&promise));
+            .push((ticket, js::take_resolve(&promise)));
         promise
     }
 
@@ -628,18 +668,11 @@ impl Inner {
         }
     }
 
+    /// Performs one effect. Each kind has its own function, kept out of line: one match doing
+    /// them all inlined grew into the crate's largest function.
     fn perform(&self, effect: Effect<JsValue>) {
         match effect {
-            Effect::Answer { ticket, outcome } => {
-                let resolve = self.waiters.borrow_mut().remove(&ticket);
-                match resolve {
-                    Some(resolve) => {
-                        let _ = resolve.call1(&JsValue::UNDEFINED, &outcome_js(&outcome));
-                    }
-                    // Answered before `submit` made a promise: it picks this up.
-                    None => self.early.borrow_mut().push((ticket, outcome_js(&outcome))),
-                }
-            }
+            Effect::Answer { ticket, outcome } => self.answer(ticket, &outcome),
             Effect::Run {
                 call,
                 action,
@@ -648,53 +681,7 @@ impl Inner {
                 args,
                 approver,
                 ..
-            } => {
-                if let Some(result) = self.perform_element(action, &args) {
-                    self.engine.borrow_mut().run_finished(call, result, now());
-                    return;
-                }
-                let run = self
-                    .actions
-                    .borrow()
-                    .get(&action)
-                    .and_then(|a| a.run.clone());
-                let Some(run) = run else {
-                    let e = Error::RunFailed("the action was disposed before it ran".into());
-                    self.engine.borrow_mut().run_finished(call, Err(e), now());
-                    return;
-                };
-                let ctx = js::context(
-                    &name(&call_id),
-                    &key(control.as_str()),
-                    &approver.as_ref().map_or(JsValue::NULL, approver_js),
-                    &self.abort.signal(),
-                );
-                let snapshot = self.snapshot(&args);
-                match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {
-                    Err(thrown) => {
-                        let e = Error::RunFailed(message_of(&thrown));
-                        self.engine.borrow_mut().run_finished(call, Err(e), now());
-                    }
-                    Ok(value) if is_thenable(&value) => {
-                        let weak = self.me.clone();
-                        wasm_bindgen_futures::spawn_local(async move {
-                            let settled =
-                                wasm_bindgen_futures::JsFuture::from(Promise::resolve(&value))
-                                    .await;
-                            if let Some(inner) = weak.upgrade() {
-                                let result = settled.map_err(|e| Error::RunFailed(message_of(&e)));
-                                inner.engine.borrow_mut().run_finished(call, result, now());
-                                inner.drain();
-                            }
-                        });
-                    }
-                    Ok(value) => {
-                        self.engine
-                            .borrow_mut()
-                            .run_finished(call, Ok(value), now());
-                    }
-                }
-            }
+            } => self.run(call, action, &call_id, control, &args, approver.as_ref()),
             Effect::ShowCard {
                 proposal,
                 action,
@@ -728,42 +715,122 @@ impl Inner {
                 call_id,
                 action,
                 outcome,
-            } => {
-                let payload = Object::new();
-                set(&payload, "id", proposal.to_id_string());
-                set(&payload, "callId", call_id);
-                set(&payload, "action", action);
-                set(&payload, "outcome", outcome_js(&outcome));
-                self.emit(EventKind::Resolved, &payload.into());
-            }
-            Effect::Record(record) => {
-                let js = self.record_js(&record);
-                self.snapshots
-                    .borrow_mut()
-                    .remove(&(Rc::as_ptr(&record.args) as usize));
-                self.feed_watch(&record, &js);
-                if let Some(sink) = &self.on_record {
-                    if let Err(e) = sink.call1(&JsValue::UNDEFINED, &js) {
-                        web_sys::console::error_2(
-                            &"coworkkit: onActionRecord threw; the call is unaffected".into(),
-                            &e,
-                        );
-                    }
-                }
-                self.emit(EventKind::Record, &js);
-            }
-            Effect::Nudge { action, control } => {
-                web_sys::console::warn_1(
-                    &format!(
-                        "coworkkit: action \"{action}\" declares no control and its name reads destructive, \
-                         so it is gated as \"{}\". Declare control: \"open\", \"soft\" or \"hard\" to choose explicitly.",
-                        control.as_str()
-                    )
-                    .into(),
-                );
-            }
+            } => self.resolved(proposal, call_id, action, &outcome),
+            Effect::Record(record) => self.deliver_record(&record),
+            Effect::Nudge { action, control } => nudge(&action, control),
             Effect::Settled { .. } => {}
         }
+    }
+
+    #[inline(never)]
+    fn answer(&self, ticket: Ticket, outcome: &Outcome<JsValue>) {
+        let resolve = {
+            let mut waiters = self.waiters.borrow_mut();
+            let at = waiters.iter().position(|(t, _)| *t == ticket);
+            at.map(|i| waiters.swap_remove(i).1)
+        };
+        match resolve {
+            Some(resolve) => {
+                let _ = resolve.call1(&JsValue::UNDEFINED, &outcome_js(outcome));
+            }
+            // Answered before `submit` made a promise: it picks this up.
+            None => self.early.borrow_mut().push((ticket, outcome_js(outcome))),
+        }
+    }
+
+    #[inline(never)]
+    fn run(
+        &self,
+        call: CallRef,
+        action: ActionId,
+        call_id: &str,
+        control: Control,
+        args: &Rc<Value>,
+        approver: Option<&Approver>,
+    ) {
+        if let Some(result) = self.perform_element(action, args) {
+            self.engine.borrow_mut().run_finished(call, result, now());
+            return;
+        }
+        let run = self
+            .actions
+            .borrow()
+            .get(&action)
+            .and_then(|a| a.run.clone());
+        let Some(run) = run else {
+            let e = Error::RunFailed("the action was disposed before it ran".into());
+            self.engine.borrow_mut().run_finished(call, Err(e), now());
+            return;
+        };
+        let ctx = js::context(
+            &name(call_id),
+            &key(control.as_str()),
+            &approver.map_or(JsValue::NULL, approver_js),
+            &self.abort.signal(),
+        );
+        let snapshot = self.snapshot(args);
+        match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {
+            Err(thrown) => {
+                let e = Error::RunFailed(message_of(&thrown));
+                self.engine.borrow_mut().run_finished(call, Err(e), now());
+            }
+            Ok(value) if is_thenable(&value) => {
+                let weak = self.me.clone();
+                js::when_settled(
+                    &value,
+                    Box::new(move |ok, settled| {
+                        if let Some(inner) = weak.upgrade() {
+                            let result = if ok {
+                                Ok(settled)
+                            } else {
+                                Err(Error::RunFailed(message_of(&settled)))
+                            };
+                            inner.engine.borrow_mut().run_finished(call, result, now());
+                            inner.drain();
+                        }
+                    }),
+                );
+            }
+            Ok(value) => {
+                self.engine
+                    .borrow_mut()
+                    .run_finished(call, Ok(value), now());
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn resolved(
+        &self,
+        proposal: ProposalId,
+        call_id: String,
+        action: String,
+        outcome: &Outcome<JsValue>,
+    ) {
+        let payload = Object::new();
+        set(&payload, "id", proposal.to_id_string());
+        set(&payload, "callId", call_id);
+        set(&payload, "action", action);
+        set(&payload, "outcome", outcome_js(outcome));
+        self.emit(EventKind::Resolved, &payload.into());
+    }
+
+    #[inline(never)]
+    fn deliver_record(&self, record: &ActionRecord<JsValue>) {
+        let js = self.record_js(record);
+        self.snapshots
+            .borrow_mut()
+            .retain(|(args, _)| !Rc::ptr_eq(args, &record.args));
+        self.feed_watch(record, &js);
+        if let Some(sink) = &self.on_record {
+            if let Err(e) = sink.call1(&JsValue::UNDEFINED, &js) {
+                web_sys::console::error_2(
+                    &"coworkkit: onActionRecord threw; the call is unaffected".into(),
+                    &e,
+                );
+            }
+        }
+        self.emit(EventKind::Record, &js);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -862,14 +929,16 @@ impl Inner {
     }
 
     fn snapshot(&self, args: &Rc<Value>) -> JsValue {
-        let key = Rc::as_ptr(args) as usize;
-        if let Some((_, js)) = self.snapshots.borrow().get(&key) {
+        if let Some((_, js)) = self
+            .snapshots
+            .borrow()
+            .iter()
+            .find(|(a, _)| Rc::ptr_eq(a, args))
+        {
             return js.clone();
         }
         let js = write_frozen(args);
-        self.snapshots
-            .borrow_mut()
-            .insert(key, (args.clone(), js.clone()));
+        self.snapshots.borrow_mut().push((args.clone(), js.clone()));
         js
     }
 
@@ -932,6 +1001,20 @@ impl Inner {
     }
 }
 
+/// The console hint for an action that declares no control but reads destructive.
+#[inline(never)]
+fn nudge(action: &str, control: Control) {
+    let message = [
+        "coworkkit: action \"",
+        action,
+        "\" declares no control and its name reads destructive, so it is gated as \"",
+        control.as_str(),
+        "\". Declare control: \"open\", \"soft\" or \"hard\" to choose explicitly.",
+    ]
+    .concat();
+    web_sys::console::warn_1(&message.into());
+}
+
 fn is_thenable(v: &JsValue) -> bool {
     v.is_object() && get(v, "then").is_function()
 }
@@ -968,7 +1051,7 @@ fn read_bool(spec: &JsValue, key: &'static str, default: bool) -> Result<bool, E
         return Ok(default);
     }
     v.as_bool()
-        .ok_or_else(|| Error::InvalidSpec(format!("{key} must be a boolean")))
+        .ok_or_else(|| invalid(&[key, " must be a boolean"]))
 }
 
 /// Reads an action spec object into the engine's definition and the web layer's functions.
@@ -981,9 +1064,9 @@ fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
     let name = get(spec, "name")
         .as_string()
         .ok_or_else(|| Error::InvalidSpec("name must be a string".into()))?;
-    let description = get(spec, "description").as_string().ok_or_else(|| {
-        Error::InvalidSpec(format!("{name}: description must be a non-empty string"))
-    })?;
+    let description = get(spec, "description")
+        .as_string()
+        .ok_or_else(|| invalid(&[&name, ": description must be a non-empty string"]))?;
     let control = parse_control(&get(spec, "control"), "control")?;
     let (schema, input) = read_input(spec, &name)?;
     let fn_of = |key: &'static str| -> Result<Option<Function>, Error> {
@@ -993,7 +1076,7 @@ fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
         }
         v.dyn_into::<Function>()
             .map(Some)
-            .map_err(|_| Error::InvalidSpec(format!("{name}: {key} must be a function")))
+            .map_err(|_| invalid(&[&name, ": ", key, " must be a function"]))
     };
     let run = fn_of("run")?;
     let summary = fn_of("confirmationSummary")?;
@@ -1003,9 +1086,7 @@ fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
         (schema, _) => schema,
     };
     if run.is_none() && element.is_none() {
-        return Err(Error::InvalidSpec(format!(
-            "{name}: run must be a function"
-        )));
+        return Err(invalid(&[&name, ": run must be a function"]));
     }
     let approvers = match get(spec, "approvers") {
         v if v.is_undefined() => None,
@@ -1015,16 +1096,18 @@ fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
                 .filter_map(|r| r.as_string())
                 .collect();
             if list.len() != Array::from(&v).length() as usize || list.is_empty() {
-                return Err(Error::InvalidSpec(format!(
-                    "{name}: approvers must be a non-empty array of role strings"
-                )));
+                return Err(invalid(&[
+                    &name,
+                    ": approvers must be a non-empty array of role strings",
+                ]));
             }
             Some(list)
         }
         _ => {
-            return Err(Error::InvalidSpec(format!(
-                "{name}: approvers must be an array of role strings"
-            )))
+            return Err(invalid(&[
+                &name,
+                ": approvers must be an array of role strings",
+            ]))
         }
     };
     let def = ActionDef {

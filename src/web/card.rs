@@ -48,9 +48,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Document, Element, Event, EventTarget, HtmlButtonElement, HtmlDialogElement, HtmlElement,
-    KeyboardEvent, Node, Performance, ShadowRoot, ShadowRootInit, ShadowRootMode,
+    KeyboardEvent, Node, Performance, ShadowRoot,
 };
 
+use super::js;
 use crate::core::card::{countdown_text, position_text, CardModel};
 
 /// What the person decided on the card.
@@ -155,12 +156,15 @@ fn decide(shared: &Shared, decision: Decision) {
         }
     };
     let shared = shared.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        let still_current = shared.borrow().generation == generation;
-        if still_current {
-            handler(decision);
-        }
-    });
+    js::when_settled(
+        &JsValue::UNDEFINED,
+        Box::new(move |_, _| {
+            let still_current = shared.borrow().generation == generation;
+            if still_current {
+                handler(decision);
+            }
+        }),
+    );
 }
 
 /// The SDK's hard confirmation card: one host element, a closed shadow root, one reusable
@@ -169,10 +173,10 @@ pub struct CardLayer {
     host: Element,
     root: ShadowRoot,
     dialog: HtmlDialogElement,
-    position: HtmlElement,
+    position: Element,
     title: Element,
     summary: Element,
-    notice: HtmlElement,
+    notice: Element,
     countdown: Element,
     cancel: HtmlButtonElement,
     confirm: HtmlButtonElement,
@@ -185,12 +189,8 @@ pub struct CardLayer {
     _listeners: [Listener; 5],
 }
 
-/// Creates `<tag part=part>` and appends it to `parent`.
-fn child(document: &Document, parent: &Node, tag: &str, part: &str) -> Result<Element, JsValue> {
-    let element = document.create_element(tag)?;
-    element.set_attribute("part", part)?;
-    parent.append_child(&element)?;
-    Ok(element)
+fn set_hidden(element: &Element, hidden: bool) {
+    let _ = element.toggle_attribute_with_force("hidden", hidden);
 }
 
 /// The focused element, looking inside open shadow roots (a closed one yields its host).
@@ -207,44 +207,30 @@ impl CardLayer {
     ///
     /// Listeners are installed once here, on elements the layer keeps for its whole life.
     pub fn new(container: &Element) -> Result<CardLayer, JsValue> {
-        let document = container
-            .owner_document()
-            .ok_or_else(|| JsValue::from_str("coworkkit: container has no document"))?;
         let performance = web_sys::window()
             .and_then(|window| window.performance())
             .ok_or_else(|| JsValue::from_str("coworkkit: no performance clock"))?;
 
-        let host = document.create_element("coworkkit-card")?;
-        host.set_attribute("data-coworkkit", "card")?;
-        let root = host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Closed))?;
-        let style = document.create_element("style")?;
-        style.set_text_content(Some(CSS));
-        root.append_child(&style)?;
-
-        let dialog = child(&document, &root, "dialog", "card")?;
-        dialog.set_attribute("role", "alertdialog")?;
-        dialog.set_attribute("aria-modal", "true")?;
-        dialog.set_attribute("aria-labelledby", "ck-title")?;
-        dialog.set_attribute("aria-describedby", "ck-summary")?;
-        let position: HtmlElement = child(&document, &dialog, "p", "position")?.unchecked_into();
-        position.set_hidden(true);
-        let title = child(&document, &dialog, "h2", "title")?;
-        title.set_id("ck-title");
-        let summary = child(&document, &dialog, "p", "summary")?;
-        summary.set_id("ck-summary");
-        let notice: HtmlElement = child(&document, &dialog, "p", "notice")?.unchecked_into();
-        notice.set_id("ck-notice");
-        notice.set_hidden(true);
-        let actions = child(&document, &dialog, "div", "actions")?;
-        let countdown = child(&document, &actions, "span", "countdown")?;
+        let root = js::host(container, "coworkkit-card", "card", CSS);
+        let host = root.host();
+        let el = |parent: &Node, tag, attrs| js::el(parent, tag, attrs, None);
+        let dialog = el(
+            &root,
+            "dialog",
+            "part\ncard\nrole\nalertdialog\naria-modal\ntrue\naria-labelledby\nck-title\n\
+             aria-describedby\nck-summary",
+        );
+        let position = el(&dialog, "p", "part\nposition\nhidden\n");
+        let title = el(&dialog, "h2", "part\ntitle\nid\nck-title");
+        let summary = el(&dialog, "p", "part\nsummary\nid\nck-summary");
+        let notice = el(&dialog, "p", "part\nnotice\nid\nck-notice\nhidden\n");
+        let actions = el(&dialog, "div", "part\nactions");
         // Announcing every second would drown the card out for screen-reader users.
-        countdown.set_attribute("aria-live", "off")?;
+        let countdown = el(&actions, "span", "part\ncountdown\naria-live\noff");
         let cancel: HtmlButtonElement =
-            child(&document, &actions, "button", "cancel")?.unchecked_into();
-        cancel.set_type("button");
+            el(&actions, "button", "part\ncancel\ntype\nbutton").unchecked_into();
         let confirm: HtmlButtonElement =
-            child(&document, &actions, "button", "confirm")?.unchecked_into();
-        confirm.set_type("button");
+            el(&actions, "button", "part\nconfirm\ntype\nbutton").unchecked_into();
         let dialog: HtmlDialogElement = dialog.unchecked_into();
 
         let shared: Shared = Rc::new(RefCell::new(CurrentCard {
@@ -396,7 +382,7 @@ impl CardLayer {
             }
             None => "ck-summary",
         };
-        self.notice.set_hidden(model.notice.is_none());
+        set_hidden(&self.notice, model.notice.is_none());
         self.dialog.set_attribute("aria-describedby", describedby)?;
         self.update_position(model.position, model.total);
         self.countdown.set_text_content(Some(&countdown_text(
@@ -442,7 +428,7 @@ impl CardLayer {
     pub fn update_position(&mut self, position: usize, total: usize) {
         let text = position_text(position, total);
         self.position.set_text_content(text.as_deref());
-        self.position.set_hidden(text.is_none());
+        set_hidden(&self.position, text.is_none());
     }
 
     /// Closes the card: forgets the pending handler (no decision is delivered after this),

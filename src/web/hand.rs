@@ -48,12 +48,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Document, Element, Event, EventInit, HtmlButtonElement, HtmlElement, HtmlInputElement,
-    HtmlOptionElement, HtmlSelectElement, HtmlTextAreaElement, ShadowRoot, ShadowRootInit,
-    ShadowRootMode,
+    HtmlOptionElement, HtmlSelectElement, HtmlTextAreaElement, ShadowRoot,
 };
 
 use super::api::{js_error, Coworkkit, EventKind, Inner};
 use super::convert::{get, set};
+use super::js;
 use super::listener::EventListener;
 use crate::core::engine::ActionId;
 use crate::core::error::Error;
@@ -369,35 +369,18 @@ struct Host {
 }
 
 impl Host {
-    fn new(parent: &Element, tag: &str, kind: &str) -> Result<Host, JsValue> {
-        let document = parent
-            .owner_document()
-            .ok_or_else(|| JsValue::from_str("coworkkit: no document"))?;
-        let host = document.create_element(tag)?;
-        host.set_attribute("data-coworkkit", kind)?;
-        let root = host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Closed))?;
-        let style = document.create_element("style")?;
-        style.set_text_content(Some(CSS));
-        root.append_child(&style)?;
-        parent.append_child(&host)?;
-        Ok(Host { host, root })
+    fn new(parent: &Element, tag: &str, kind: &str) -> Host {
+        let root = js::host(parent, tag, kind, CSS);
+        Host {
+            host: root.host(),
+            root,
+        }
     }
 
-    fn child(
-        &self,
-        parent: &web_sys::Node,
-        tag: &str,
-        part: &str,
-        text: &str,
-    ) -> Result<Element, JsValue> {
-        let document = self.host.owner_document().expect("created from a document");
-        let element = document.create_element(tag)?;
-        element.set_attribute("part", part)?;
-        if !text.is_empty() {
-            element.set_text_content(Some(text));
-        }
-        parent.append_child(&element)?;
-        Ok(element)
+    /// Appends the host to `parent` once its content is built.
+    fn attach(self, parent: &Element) -> Result<Host, JsValue> {
+        parent.append_child(&self.host)?;
+        Ok(self)
     }
 }
 
@@ -435,11 +418,14 @@ pub(crate) struct HandUi {
 /// triggers (app listeners of `handmode`, `dispose()`) may drop the listener that called it.
 fn later(weak: &Weak<Inner>, f: impl FnOnce(&Inner) + 'static) {
     let weak = weak.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        if let Some(inner) = weak.upgrade() {
-            f(&inner);
-        }
-    });
+    super::js::when_settled(
+        &JsValue::UNDEFINED,
+        Box::new(move |_, _| {
+            if let Some(inner) = weak.upgrade() {
+                f(&inner);
+            }
+        }),
+    );
 }
 
 /// `navigator.userActivation.isActive`; false (fail closed) where the browser lacks it.
@@ -502,12 +488,16 @@ impl Inner {
     fn badge(&self) -> Option<Badge> {
         let parent = self.sdk_parent(None)?;
         let build = || -> Result<Badge, JsValue> {
-            let host = Host::new(&parent, "coworkkit-hand", "hand")?;
-            let badge = host.child(&host.root, "div", "badge", "")?;
-            badge.set_attribute("role", "status")?;
-            host.child(&badge, "span", "label", "The agent may use this page")?;
-            let stop = host.child(&badge, "button", "stop", "Stop")?;
-            stop.set_attribute("type", "button")?;
+            let host = Host::new(&parent, "coworkkit-hand", "hand");
+            let badge = js::el(&host.root, "div", "part\nbadge\nrole\nstatus", None);
+            js::el(
+                &badge,
+                "span",
+                "part\nlabel",
+                Some("The agent may use this page"),
+            );
+            let stop = js::el(&badge, "button", "part\nstop\ntype\nbutton", Some("Stop"));
+            let host = host.attach(&parent)?;
             // Stopping is always safe, so any click counts.
             let weak = self.me.clone();
             let stop = EventListener::new(&stop, "click", move |_| {
@@ -532,16 +522,22 @@ impl Inner {
         let parent = self
             .sdk_parent(element)
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the switch in"))?;
-        let host = Host::new(&parent, "coworkkit-switch", "switch")?;
-        let button: HtmlButtonElement = host
-            .child(&host.root, "button", "switch", "")?
-            .unchecked_into();
-        button.set_type("button");
-        button.set_attribute("role", "switch")?;
+        let host = Host::new(&parent, "coworkkit-switch", "switch");
         let armed = self.engine.borrow().hand_mode();
-        button.set_attribute("aria-checked", if armed { "true" } else { "false" })?;
-        host.child(&button, "span", "track", "")?;
-        host.child(&button, "span", "label", "Let the agent use this page")?;
+        let attrs = [
+            "part\nswitch\ntype\nbutton\nrole\nswitch\naria-checked\n",
+            if armed { "true" } else { "false" },
+        ]
+        .concat();
+        let button: HtmlButtonElement = js::el(&host.root, "button", &attrs, None).unchecked_into();
+        js::el(&button, "span", "part\ntrack", None);
+        js::el(
+            &button,
+            "span",
+            "part\nlabel",
+            Some("Let the agent use this page"),
+        );
+        let host = host.attach(&parent)?;
         let weak = self.me.clone();
         // Arming needs a real person: a trusted click, whose activation `armHandMode` checks.
         let click = EventListener::new(&button, "click", move |event: Event| {

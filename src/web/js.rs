@@ -4,9 +4,14 @@
 //! crossing per field (and a string decode per key); these functions take the fields as
 //! arguments and build the frozen object in one crossing. They hold no logic: every value is
 //! decided in Rust; field order and presence match SPEC §3 and §6.
+//!
+//! The same holds for the SDK's DOM (`ckHost`, `ckEl`: one crossing per element instead of one
+//! per attribute, and fewer distinct imports in the JS glue) and for "later" (`ckSettle`, in
+//! place of an async executor in the wasm).
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
+use web_sys::{Element, Node, ShadowRoot};
 
 #[wasm_bindgen(inline_js = r#"
 export function ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt) {
@@ -42,6 +47,24 @@ export function ckDeferred() {
   const promise = new Promise((r) => { resolve = r; });
   promise.ckResolve = resolve;
   return promise;
+}
+export function ckHost(parent, tag, kind, css) {
+  const host = parent.ownerDocument.createElement(tag);
+  host.setAttribute("data-coworkkit", kind);
+  const root = host.attachShadow({ mode: "closed" });
+  ckEl(root, "style", "", css);
+  return root;
+}
+export function ckEl(parent, tag, attrs, text) {
+  const e = parent.ownerDocument.createElement(tag);
+  const a = attrs.split("\n");
+  for (let i = 0; i + 1 < a.length; i += 2) e.setAttribute(a[i], a[i + 1]);
+  if (text !== undefined) e.textContent = text;
+  parent.appendChild(e);
+  return e;
+}
+export function ckSettle(value, callback) {
+  Promise.resolve(value).then((v) => callback(true, v), (e) => callback(false, e));
 }
 export function ckTakeResolve(promise) {
   const resolve = promise.ckResolve;
@@ -106,7 +129,32 @@ extern "C" {
     #[wasm_bindgen(js_name = ckDeferred)]
     pub fn deferred() -> Promise;
 
+    /// A `<tag data-coworkkit=kind>` (not yet in the page) with a closed shadow root that
+    /// holds a `<style>` of `css`; returns the root (its `host()` is the element).
+    #[wasm_bindgen(js_name = ckHost)]
+    pub fn host(parent: &Node, tag: &str, kind: &str, css: &str) -> ShadowRoot;
+
+    /// Creates `<tag>` in `parent`'s document, sets `attrs` (names and values alternating,
+    /// separated by `\n`: `"part\nrow\nhidden\n"`), sets `textContent` when `text` is given
+    /// (never markup), appends it to `parent` and returns it. One crossing per element.
+    #[wasm_bindgen(js_name = ckEl)]
+    pub fn el(parent: &Node, tag: &str, attrs: &str, text: Option<&str>) -> Element;
+
+    #[wasm_bindgen(js_name = ckSettle)]
+    fn settle(value: &JsValue, callback: JsValue);
+
     /// Takes the resolver off a promise made by [`deferred`].
     #[wasm_bindgen(js_name = ckTakeResolve)]
     pub fn take_resolve(promise: &Promise) -> Function;
+}
+
+/// Calls `f(true, value)` — or `f(false, reason)` if `value` is a thenable that rejects — in a
+/// microtask once `value` has settled; a plain value settles at once, so this is also "run `f`
+/// in a microtask". One boxed callback type for every use: an async block per call site would
+/// bring in wasm-bindgen-futures' executor and a task type per site.
+pub fn when_settled(value: &JsValue, f: Box<dyn FnOnce(bool, JsValue)>) {
+    settle(
+        value,
+        Closure::once_into_js(move |ok: bool, v: JsValue| f(ok, v)),
+    );
 }

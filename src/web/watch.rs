@@ -19,7 +19,7 @@
 //! Theming: the card's custom properties (`--ck-bg`, `--ck-fg`, `--ck-muted`, `--ck-accent`,
 //! `--ck-radius`, `--ck-font`) and `--ck-watch-height` (default `24rem`). Parts: `panel`,
 //! `heading`, `copy`, `filters`, `filter`, `count`, `rows`, `row`, `time`, `action`,
-//! `badge control` (with `data-control`), `badge gate` (with `data-gate`), `outcome`,
+//! `chip control` (with `data-control`), `chip gate` (with `data-gate`), `outcome`,
 //! `duration`, `args`.
 
 use std::cell::RefCell;
@@ -28,10 +28,11 @@ use std::rc::{Rc, Weak};
 use js_sys::{Object, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Document, Element, Node};
+use web_sys::{Element, Node};
 
 use super::api::{js_error, Coworkkit, Inner};
 use super::convert::{get, set};
+use super::js;
 use super::listener::EventListener;
 use crate::core::error::Error;
 use crate::core::record::{ActionRecord, Gate};
@@ -59,7 +60,7 @@ const CSS: &str = concat!(
     "li{padding:6px 0;border-top:1px solid var(--ln)}li[hidden]{display:none}",
     "time,[part=outcome],[part=duration]{color:var(--mu);font-variant-numeric:tabular-nums}",
     "[part=action]{font-weight:600;overflow-wrap:anywhere}",
-    "[part~=badge]{font-size:11px;padding:0 6px;border:1px solid;border-radius:8px}",
+    "[part~=chip]{font-size:11px;padding:0 6px;border:1px solid;border-radius:8px}",
     "[data-control=hard],span[data-gate=rejected],span[data-gate=cancelled],",
     "span[data-gate=timeout]{color:var(--ac)}",
     "span[data-gate=fired],span[data-gate=confirmed]{color:#1a7f37}",
@@ -77,7 +78,6 @@ struct RowPayload {
 
 /// The panel's model and the elements that show it, shared with its listeners.
 struct PanelState {
-    document: Document,
     model: WatchModel<RowPayload>,
     rows: Element,
     /// `None` is "All".
@@ -107,27 +107,6 @@ pub(crate) struct WatchPanels {
     list: Vec<Panel>,
 }
 
-fn child(document: &Document, parent: &Node, tag: &str, part: &str) -> Result<Element, JsValue> {
-    let element = document.create_element(tag)?;
-    if !part.is_empty() {
-        element.set_attribute("part", part)?;
-    }
-    parent.append_child(&element)?;
-    Ok(element)
-}
-
-fn text(
-    document: &Document,
-    parent: &Node,
-    tag: &str,
-    part: &str,
-    value: &str,
-) -> Result<Element, JsValue> {
-    let element = child(document, parent, tag, part)?;
-    element.set_text_content(Some(value));
-    Ok(element)
-}
-
 fn set_hidden(element: &Element, hidden: bool) {
     let _ = element.toggle_attribute_with_force("hidden", hidden);
 }
@@ -140,10 +119,15 @@ fn count_text(n: u64) -> String {
 
 impl PanelState {
     fn push<R>(&mut self, record: &ActionRecord<R>, js: &JsValue) -> Result<(), JsValue> {
-        let d = &self.document;
-        let li = d.create_element("li")?;
-        li.set_attribute("part", "row")?;
-        li.set_attribute("data-gate", record.gate.as_str())?;
+        let gate = record.gate.as_str();
+        // Made at the end of the list, then moved to the top: newest first.
+        let first = self.rows.first_child();
+        let li = js::el(
+            &self.rows,
+            "li",
+            &["part\nrow\ndata-gate\n", gate].concat(),
+            None,
+        );
         let tz = js_sys::Date::new(&record.settled_at.into()).get_timezone_offset();
         let row = WatchRow::from_record(
             record,
@@ -153,27 +137,37 @@ impl PanelState {
                 li: li.clone(),
             },
         );
-        text(d, &li, "time", "time", &row.time)?;
-        text(d, &li, "span", "action", &row.action)?;
+        let text =
+            |parent: &Node, tag, attrs: &str, value: &str| js::el(parent, tag, attrs, Some(value));
+        text(&li, "time", "part\ntime", &row.time);
+        text(&li, "span", "part\naction", &row.action);
         let control = row.control.as_str();
-        text(d, &li, "span", "badge control", control)?.set_attribute("data-control", control)?;
-        let gate = row.gate.as_str();
-        text(d, &li, "span", "badge gate", gate)?.set_attribute("data-gate", gate)?;
-        text(d, &li, "span", "outcome", &row.outcome)?;
-        text(d, &li, "span", "duration", &row.duration)?;
-        let details = child(d, &li, "details", "args")?;
-        text(d, &details, "summary", "", "args")?;
+        text(
+            &li,
+            "span",
+            &["part\nchip control\ndata-control\n", control].concat(),
+            control,
+        );
+        text(
+            &li,
+            "span",
+            &["part\nchip gate\ndata-gate\n", gate].concat(),
+            gate,
+        );
+        text(&li, "span", "part\noutcome", &row.outcome);
+        text(&li, "span", "part\nduration", &row.duration);
+        let details = js::el(&li, "details", "part\nargs", None);
+        text(&details, "summary", "", "args");
         let args =
             JSON::stringify_with_replacer_and_space(&get(js, "args"), &JsValue::NULL, &2.into())
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-        text(d, &details, "pre", "", &args)?;
+        text(&details, "pre", "", &args);
 
         let pushed = self.model.push(row);
         set_hidden(&li, !pushed.visible);
-        self.rows
-            .insert_before(&li, self.rows.first_child().as_ref())?;
+        self.rows.insert_before(&li, first.as_ref())?;
         if let Some(old) = pushed.evicted {
             old.payload.li.remove();
         }
@@ -219,51 +213,56 @@ fn copy_to_clipboard(text: &str) {
         return;
     };
     if let Ok(promise) = write.call1(&clipboard, &text.into()) {
-        if let Ok(promise) = promise.dyn_into::<js_sys::Promise>() {
-            wasm_bindgen_futures::spawn_local(async move {
-                let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-            });
+        if promise.is_instance_of::<js_sys::Promise>() {
+            // Handles a rejection, so a refused write is not an unhandled rejection.
+            super::js::when_settled(&promise, Box::new(|_, _| {}));
         }
     }
 }
 
 fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>), JsValue> {
-    let document = parent
-        .owner_document()
-        .ok_or_else(|| JsValue::from_str("coworkkit: no document"))?;
-    let d = &document;
-    let host = d.create_element("coworkkit-watch")?;
-    host.set_attribute("data-coworkkit", "watch")?;
-    let root = host.attach_shadow(&web_sys::ShadowRootInit::new(
-        web_sys::ShadowRootMode::Closed,
-    ))?;
-    text(d, &root, "style", "", CSS)?;
-    let section = child(d, &root, "section", "panel")?;
-    section.set_attribute("aria-label", "Agent activity")?;
-    let header = child(d, &section, "header", "")?;
-    text(d, &header, "h2", "heading", "Agent activity")?;
-    let copy = text(d, &header, "button", "copy", "Copy JSON Lines")?;
-    copy.set_attribute("type", "button")?;
-    let bar = child(d, &section, "div", "filters")?;
-    bar.set_attribute("role", "group")?;
-    bar.set_attribute("aria-label", "Filter by gate")?;
+    let root = js::host(parent, "coworkkit-watch", "watch", CSS);
+    let host = root.host();
+    let el = |parent: &Node, tag, attrs: &str, text| js::el(parent, tag, attrs, text);
+    let section = el(
+        &root,
+        "section",
+        "part\npanel\naria-label\nAgent activity",
+        None,
+    );
+    let header = el(&section, "header", "", None);
+    el(&header, "h2", "part\nheading", Some("Agent activity"));
+    let copy = el(
+        &header,
+        "button",
+        "part\ncopy\ntype\nbutton",
+        Some("Copy JSON Lines"),
+    );
+    let bar = el(
+        &section,
+        "div",
+        "part\nfilters\nrole\ngroup\naria-label\nFilter by gate",
+        None,
+    );
     let mut filters = Vec::with_capacity(RECORD_GATES.len() + 1);
     for gate in std::iter::once(None).chain(RECORD_GATES.iter().copied().map(Some)) {
-        let button = child(d, &bar, "button", "filter")?;
-        button.set_attribute("type", "button")?;
-        button.set_attribute("data-gate", gate.map_or("all", Gate::as_str))?;
-        button.set_attribute(
-            "aria-pressed",
-            if gate.is_none() { "true" } else { "false" },
-        )?;
-        text(d, &button, "span", "", gate.map_or("all", Gate::as_str))?;
+        let name = gate.map_or("all", Gate::as_str);
+        let pressed = if gate.is_none() { "true" } else { "false" };
+        let attrs = [
+            "part\nfilter\ntype\nbutton\ndata-gate\n",
+            name,
+            "\naria-pressed\n",
+            pressed,
+        ]
+        .concat();
+        let button = el(&bar, "button", &attrs, None);
+        el(&button, "span", "", Some(name));
         button.append_with_str_1(" ")?;
-        let count = text(d, &button, "span", "count", "0")?;
+        let count = el(&button, "span", "part\ncount", Some("0"));
         filters.push((gate, button, count));
     }
-    let rows = child(d, &section, "ol", "rows")?;
+    let rows = el(&section, "ol", "part\nrows", None);
     let state: Shared = Rc::new(RefCell::new(PanelState {
-        document: document.clone(),
         model: WatchModel::new(WATCH_ROWS_MAX),
         rows,
         filters,

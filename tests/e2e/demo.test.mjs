@@ -96,7 +96,7 @@ test("a person walks through every gate; the hostile agent gets nowhere", async 
   assert.equal(await page.isChecked("#tasks .task:nth-child(3) input"), false);
   await clickPart(page, "switch");
   await page.waitForFunction(() => window.demo.ck.handMode === true);
-  // (The Watch panel's rows also have parts named "badge", so look for the badge's Stop.)
+  // The badge is found by its Stop button.
   assert.notEqual(await partCenter(page, "stop"), null, "the SDK's badge shows while armed");
   assert.equal(await page.locator('[data-coworkkit="hand"]').count(), 1);
   assert.equal(await page.textContent("#hand-hint"), "Hand mode is on.");
