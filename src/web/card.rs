@@ -38,7 +38,8 @@
 //!
 //! Parts for `::part()`: `card` (the dialog), `title`, `summary`, `countdown`, `cancel`,
 //! `confirm`, `position` ("1 of N"), `notice` (who may confirm), `actions` (the button row).
-//! Confirm carries `data-armed="false"` during the arm delay (drawn faded) and `"true"` after.
+//! Confirm carries `data-armed="false"` during the arm delay (drawn darker, never at lower
+//! contrast) and `"true"` after.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -95,7 +96,7 @@ const CSS: &str = concat!(
     "[part=cancel]:hover{background:var(--ln)}",
     "[part=confirm]{background:var(--ac);border-color:var(--ac);",
     "color:var(--ck-accent-text,#fff)}",
-    "[data-armed=false]{opacity:.5;cursor:progress}",
+    "[data-armed=false]{cursor:progress;background-image:linear-gradient(#0003,#0003)}",
     "button:disabled{opacity:.35;cursor:not-allowed}",
     "@media(prefers-reduced-motion:reduce){dialog[open]{animation:none}button{transition:none}}",
 );
