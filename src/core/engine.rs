@@ -475,9 +475,11 @@ impl<R: Clone> Engine<R> {
             live: Vec::new(),
             queue: VecDeque::new(),
             soft_waiting: 0,
-            remembered: VecDeque::new(),
+            // Reserved up front so that wasm memory reaches its working size at once rather
+            // than stepping up as the memory of settled calls first fills (SPEC §9).
+            remembered: VecDeque::with_capacity(REMEMBERED_CALLS + 1),
             remembered_base: 0,
-            call_ids: HashMap::new(),
+            call_ids: HashMap::with_capacity(2 * REMEMBERED_CALLS),
             tokens: HashMap::new(),
             hand_mode: false,
             disposed: false,

@@ -211,8 +211,11 @@ pub fn set_own(object: &Object, key: &str, value: &JsValue) {
         let _ = Reflect::set(&descriptor, &"writable".into(), &JsValue::TRUE);
         let _ = Reflect::set(&descriptor, &"configurable".into(), &JsValue::TRUE);
         let _ = Reflect::define_property(object, &key.into(), &descriptor);
+    } else if key.len() <= 32 {
+        // Argument keys recur from call to call: decode each once.
+        reflect_set(object, &name(key), value);
     } else {
-        let _ = Reflect::set(object, &JsValue::from_str(key), value);
+        reflect_set(object, &JsValue::from_str(key), value);
     }
 }
 
@@ -236,15 +239,20 @@ pub fn key(name: &'static str) -> JsValue {
     })
 }
 
-/// The JS string for a name that recurs at run time (action names, the session id, a call's
-/// id, which its `ctx`, record and outcome all carry): a small cache by content, so each is
-/// decoded from wasm memory once rather than per object.
+/// The JS string for a name that recurs at run time (action names, the session id, argument
+/// keys, a call's id, which its `ctx`, record and outcome all carry): a small least-recently-used
+/// cache by content, so each is decoded from wasm memory once rather than per object.
 pub fn name(text: &str) -> JsValue {
-    const SLOTS: usize = 32;
+    const SLOTS: usize = 64;
     NAMES.with(|names| {
         let mut names = names.borrow_mut();
-        if let Some((_, js)) = names.iter().find(|(s, _)| s == text) {
-            return js.clone();
+        if let Some(at) = names.iter().position(|(s, _)| s == text) {
+            // Most recently used last: a hot action's name and its args' keys stay while
+            // each call's one-off id passes through.
+            let hit = names.remove(at);
+            let js = hit.1.clone();
+            names.push(hit);
+            return js;
         }
         let js = JsValue::from_str(text);
         if names.len() == SLOTS {
