@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{AbortController, Element};
 
 use super::card::{CardLayer, Decision};
-use super::convert::{get, key, name, read_value, set, write_frozen};
+use super::convert::{get, key, name, read_value, seed_name, set, write_frozen};
 use super::hand::{read_element_spec, ElementTarget, HandUi};
 use super::interop::{read_input, thrown_error, verdict, ActionInput, Check};
 use super::js;
@@ -579,10 +579,19 @@ impl Inner {
             read_value(&raw, max)
         };
         let mut host_rejection = None;
+        // The id's JS string is kept in the name cache, so the ctx, record and outcome that
+        // carry it never decode it back from wasm memory. An absent id is made here, in JS,
+        // in the engine's own format (`ck_` + 32 hex digits of `crypto.getRandomValues`).
         let call_id = match get(call, "callId") {
-            v if v.is_undefined() || v.is_null() => None,
+            v if v.is_undefined() || v.is_null() => {
+                let v = js::call_id();
+                v.as_string().inspect(|s| seed_name(s, &v))
+            }
             v => match v.as_string() {
-                Some(s) if !s.is_empty() && s.len() <= 256 => Some(s),
+                Some(s) if !s.is_empty() && s.len() <= 256 => {
+                    seed_name(&s, &v);
+                    Some(s)
+                }
                 _ => {
                     host_rejection = Some(Error::InvalidArgs(
                         "callId must be a non-empty string of at most 256 bytes".into(),
@@ -964,8 +973,23 @@ impl Inner {
             }
             RecordOutcome::NotRun => js::record_outcome(&key("not_run"), &u, &u, &u),
         };
+        // Record ids are `<sessionId>.<n>`: hand over `n` and let JS join it to the cached
+        // session id, rather than decode a fresh string per record.
+        let id = match r
+            .id
+            .strip_prefix(r.session_id.as_str())
+            .and_then(|n| n.strip_prefix('.'))
+        {
+            Some(n) if !n.is_empty() && n.len() < 16 && n.bytes().all(|b| b.is_ascii_digit()) => {
+                JsValue::from_f64(
+                    n.bytes()
+                        .fold(0.0, |acc, b| acc * 10.0 + f64::from(b - b'0')),
+                )
+            }
+            _ => JsValue::from_str(&r.id),
+        };
         js::record(
-            &r.id,
+            &id,
             &name(&r.session_id),
             &name(&r.call_id),
             &name(&r.action),

@@ -17,10 +17,9 @@ use crate::core::value::Value;
 
 #[wasm_bindgen]
 extern "C" {
-    // js-sys declares these as infallible, but a revoked Proxy or a throwing trap makes them
+    // js-sys declares this as infallible, but a revoked Proxy or a throwing trap makes it
     // throw; an exception crossing wasm would make `invoke` throw and skip our cleanup.
-    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
-    fn try_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    // (`ckKind` in js.rs likewise catches for `Array.isArray` and `getPrototypeOf`.)
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn try_keys(value: &JsValue) -> Result<Array, JsValue>;
 }
@@ -58,80 +57,98 @@ impl Reader {
         if depth > MAX_DEPTH {
             return Err(not_json(path, "is nested too deeply (or is cyclic)"));
         }
-        if value.is_null() {
-            self.spend(4)?;
-            return Ok(Value::Null);
-        }
-        if let Some(b) = value.as_bool() {
-            self.spend(if b { 4 } else { 5 })?;
-            return Ok(Value::Bool(b));
-        }
-        if let Some(n) = value.as_f64() {
-            if !n.is_finite() {
-                return Err(not_json(path, "is not a finite number"));
+        // One crossing says what the value is; a second reads it.
+        match super::js::kind(value) {
+            0 => {
+                self.spend(4)?;
+                Ok(Value::Null)
             }
-            self.spend(number_len(n))?;
-            return Ok(Value::Number(n));
-        }
-        if let Some(s) = value.as_string() {
-            self.spend(s.len() + 2)?;
-            return Ok(Value::String(s));
-        }
-        if try_is_array(value).map_err(|_| not_json(path, "cannot be read"))? {
-            // Through `Reflect`: an array's length and items may be Proxy traps or getters.
-            let len = Reflect::get(value, &JsValue::from_str("length"))
-                .ok()
-                .and_then(|n| n.as_f64())
-                .filter(|n| n.fract() == 0.0 && *n >= 0.0 && *n <= f64::from(u32::MAX))
-                .ok_or_else(|| not_json(path, "has an unreadable length"))?
-                as u32;
-            self.spend(2 + len.saturating_sub(1) as usize)?;
-            let mut items = Vec::with_capacity(len.min(1024) as usize);
-            for i in 0..len {
-                let mark = path.len();
-                push_index(path, i);
-                let item = Reflect::get_u32(value, i)
-                    .map_err(|_| not_json(path, "has a throwing getter"))?;
-                if item.is_undefined() {
-                    return Err(not_json(path, "is undefined"));
+            1 => {
+                let b = value.is_truthy();
+                self.spend(if b { 4 } else { 5 })?;
+                Ok(Value::Bool(b))
+            }
+            2 => {
+                let n = value.as_f64().unwrap_or(f64::NAN);
+                if !n.is_finite() {
+                    return Err(not_json(path, "is not a finite number"));
                 }
-                items.push(self.read(&item, path, depth + 1)?);
-                path.truncate(mark);
+                self.spend(number_len(n))?;
+                Ok(Value::Number(n))
             }
-            return Ok(Value::Array(items));
-        }
-        if value.is_object() && !value.is_function() && is_plain_object(value) {
-            let keys = try_keys(value).map_err(|_| not_json(path, "cannot be read"))?;
-            let mut fields = Vec::with_capacity(keys.length().min(1024) as usize);
-            self.spend(2)?;
-            for key in keys.iter() {
-                let name = key.as_string().unwrap_or_default();
-                let item = Reflect::get(value, &key)
-                    .map_err(|_| not_json(path, "has a throwing getter"))?;
-                if item.is_undefined() {
-                    continue; // as JSON.stringify does: an undefined property is absent
-                }
-                self.spend(name.len() + 4)?;
-                let mark = path.len();
-                path.push('.');
-                path.push_str(&name);
-                fields.push((name, self.read(&item, path, depth + 1)?));
-                path.truncate(mark);
+            3 => {
+                let s = value.as_string().unwrap_or_default();
+                self.spend(s.len() + 2)?;
+                Ok(Value::String(s))
             }
-            return Ok(Value::Object(fields));
+            4 => self.read_array(value, path, depth),
+            5 => self.read_object(value, path, depth),
+            kind => Err(not_json(
+                path,
+                match kind {
+                    6 => "is undefined",
+                    7 => "is a function",
+                    9 => "cannot be read",
+                    10 => "is a symbol",
+                    11 => "is a BigInt",
+                    _ => "is not a plain object",
+                },
+            )),
         }
-        let what = if value.is_undefined() {
-            "is undefined"
-        } else if value.is_function() {
-            "is a function"
-        } else if value.is_symbol() {
-            "is a symbol"
-        } else if value.is_bigint() {
-            "is a BigInt"
-        } else {
-            "is not a plain object"
-        };
-        Err(not_json(path, what))
+    }
+
+    fn read_array(
+        &mut self,
+        value: &JsValue,
+        path: &mut String,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        // Through `Reflect`: an array's length and items may be Proxy traps or getters.
+        let len = Reflect::get(value, &key("length"))
+            .ok()
+            .and_then(|n| n.as_f64())
+            .filter(|n| n.fract() == 0.0 && *n >= 0.0 && *n <= f64::from(u32::MAX))
+            .ok_or_else(|| not_json(path, "has an unreadable length"))? as u32;
+        self.spend(2 + len.saturating_sub(1) as usize)?;
+        let mut items = Vec::with_capacity(len.min(1024) as usize);
+        for i in 0..len {
+            let mark = path.len();
+            push_index(path, i);
+            let item =
+                Reflect::get_u32(value, i).map_err(|_| not_json(path, "has a throwing getter"))?;
+            if item.is_undefined() {
+                return Err(not_json(path, "is undefined"));
+            }
+            items.push(self.read(&item, path, depth + 1)?);
+            path.truncate(mark);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn read_object(
+        &mut self,
+        value: &JsValue,
+        path: &mut String,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        let keys = try_keys(value).map_err(|_| not_json(path, "cannot be read"))?;
+        let mut fields = Vec::with_capacity(keys.length().min(1024) as usize);
+        self.spend(2)?;
+        for key in keys.iter() {
+            let name = key.as_string().unwrap_or_default();
+            let item =
+                Reflect::get(value, &key).map_err(|_| not_json(path, "has a throwing getter"))?;
+            if item.is_undefined() {
+                continue; // as JSON.stringify does: an undefined property is absent
+            }
+            self.spend(name.len() + 4)?;
+            let mark = path.len();
+            path.push('.');
+            path.push_str(&name);
+            fields.push((name, self.read(&item, path, depth + 1)?));
+            path.truncate(mark);
+        }
+        Ok(Value::Object(fields))
     }
 }
 
@@ -162,18 +179,6 @@ fn number_len(n: f64) -> usize {
         digits + usize::from(n < 0.0)
     } else {
         25
-    }
-}
-
-/// Plain means a prototype that is `null` or has none itself (`Object.prototype` of any realm):
-/// no class instances, dates, maps, typed arrays or DOM nodes.
-/// Read through `Reflect` (which reports a throw): a Proxy's `getPrototypeOf` trap may throw,
-/// and such a value is not plain.
-fn is_plain_object(value: &JsValue) -> bool {
-    match Reflect::get_prototype_of(value) {
-        Ok(proto) if proto.is_null() => true,
-        Ok(proto) => Reflect::get_prototype_of(&proto).is_ok_and(|p| p.is_null()),
-        Err(_) => false,
     }
 }
 
@@ -219,6 +224,9 @@ pub fn set_own(object: &Object, key: &str, value: &JsValue) {
     }
 }
 
+/// How many recurring strings [`name`] keeps.
+const NAME_SLOTS: usize = 64;
+
 thread_local! {
     static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
     static NAMES: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
@@ -243,7 +251,6 @@ pub fn key(name: &'static str) -> JsValue {
 /// keys, a call's id, which its `ctx`, record and outcome all carry): a small least-recently-used
 /// cache by content, so each is decoded from wasm memory once rather than per object.
 pub fn name(text: &str) -> JsValue {
-    const SLOTS: usize = 64;
     NAMES.with(|names| {
         let mut names = names.borrow_mut();
         if let Some(at) = names.iter().position(|(s, _)| s == text) {
@@ -255,7 +262,7 @@ pub fn name(text: &str) -> JsValue {
             return js;
         }
         let js = JsValue::from_str(text);
-        if names.len() == SLOTS {
+        if names.len() == NAME_SLOTS {
             names.remove(0);
         }
         names.push((text.to_owned(), js.clone()));
@@ -269,6 +276,24 @@ extern "C" {
     /// plain objects, where it cannot throw.
     #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
     fn reflect_set(target: &Object, key: &JsValue, value: &JsValue) -> bool;
+}
+
+/// Puts a string that came from JS into the name cache with its own JS value, so giving it back
+/// costs no decode.
+pub fn seed_name(text: &str, js: &JsValue) {
+    if text.len() > 300 {
+        return;
+    }
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if names.iter().any(|(s, _)| s == text) {
+            return;
+        }
+        if names.len() == NAME_SLOTS {
+            names.remove(0);
+        }
+        names.push((text.to_owned(), js.clone()));
+    })
 }
 
 /// Sets `key` on one of the SDK's own objects (whose keys are fixed names).

@@ -25,7 +25,17 @@ export function ckOutcome(callId, gate, ok, result, error, confirmToken, expires
 export function ckError(code, message) {
   return Object.freeze({ code, message });
 }
+const ckHex = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const ckPool = new Uint8Array(1024);
+let ckUsed = ckPool.length;
+export function ckCallId() {
+  if (ckUsed + 16 > ckPool.length) { crypto.getRandomValues(ckPool); ckUsed = 0; }
+  let id = "ck_";
+  for (let i = 0; i < 16; i++) id += ckHex[ckPool[ckUsed++]];
+  return id;
+}
 export function ckRecord(id, sessionId, callId, action, control, controlSource, gate, outcome, args, approver, reason, startedAt, settledAt) {
+  if (typeof id === "number") id = sessionId + "." + id;
   const r = { v: 1, id, sessionId, callId, action, control, controlSource, gate, outcome, args };
   if (approver !== undefined) r.approver = approver;
   if (reason !== undefined) r.reason = reason;
@@ -41,6 +51,25 @@ export function ckRecordOutcome(status, value, code, message) {
 }
 export function ckContext(callId, control, approver, signal) {
   return { callId, control, approver, signal };
+}
+export function ckKind(v) {
+  switch (typeof v) {
+    case "string": return 3;
+    case "number": return 2;
+    case "boolean": return 1;
+    case "undefined": return 6;
+    case "function": return 7;
+    case "symbol": return 10;
+    case "bigint": return 11;
+  }
+  if (v === null) return 0;
+  try {
+    if (Array.isArray(v)) return 4;
+    const p = Object.getPrototypeOf(v);
+    return p === null || Object.getPrototypeOf(p) === null ? 5 : 8;
+  } catch {
+    return 9;
+  }
 }
 export function ckDeferred() {
   let resolve;
@@ -89,10 +118,16 @@ extern "C" {
     #[wasm_bindgen(js_name = ckError)]
     pub fn error(code: &JsValue, message: &str) -> JsValue;
 
-    /// The action record of SPEC §6, frozen.
+    /// A fresh call id, `ck_` + 32 hex digits from `crypto.getRandomValues` (drawn 1 KiB at a
+    /// time), the format the engine uses for the ids it makes.
+    #[wasm_bindgen(js_name = ckCallId)]
+    pub fn call_id() -> JsValue;
+
+    /// The action record of SPEC §6, frozen. `id` may be a number `n`, meaning
+    /// `sessionId + "." + n`.
     #[wasm_bindgen(js_name = ckRecord)]
     pub fn record(
-        id: &str,
+        id: &JsValue,
         session_id: &JsValue,
         call_id: &JsValue,
         action: &JsValue,
@@ -124,6 +159,13 @@ extern "C" {
         approver: &JsValue,
         signal: &JsValue,
     ) -> JsValue;
+
+    /// What kind of JS value this is, in one crossing (see [`Kind`](crate::web::convert)):
+    /// 0 null, 1 boolean, 2 number, 3 string, 4 array, 5 plain object, 6 undefined,
+    /// 7 function, 8 other object, 9 unreadable (a Proxy whose trap throws), 10 symbol,
+    /// 11 BigInt.
+    #[wasm_bindgen(js_name = ckKind)]
+    pub fn kind(value: &JsValue) -> u8;
 
     /// A pending promise that carries its resolver until [`take_resolve`] removes it.
     #[wasm_bindgen(js_name = ckDeferred)]
