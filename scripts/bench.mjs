@@ -41,7 +41,10 @@ const HELP = `usage: ./scripts/bench [--quick] [--cards N] [--opens N] [--runs N
   --cards N    trusted confirms in the memory run (default 1000)
   --opens N    open invokes in the memory run (default 100000)
   --runs N     invoke runs, median reported (default 7)
-  --calls N    invoke calls per run (default 2000, after as many warm-up calls)
+  --calls N    invoke calls per run (default 2000)
+  --warmup N   invoke calls on each side before the timed runs (default 20000; quick 2000):
+               V8 first runs wasm from its baseline compiler and tiers hot functions up
+               later, so a short warm-up measures the tier-up, not the steady state
   --samples N  hard-card samples, each side (default 200, after 20 warm-up)
   --loads N    fresh page loads for the load figure (default 7)
   --no-build   skip scripts/setup and scripts/build-pkg (measure the package in --pkg)
@@ -52,8 +55,8 @@ const HELP = `usage: ./scripts/bench [--quick] [--cards N] [--opens N] [--runs N
 function parseArgs(argv) {
   const quick = argv.includes("--quick");
   const o = quick
-    ? { quick, cards: 20, opens: 5000, runs: 3, calls: 500, samples: 30, loads: 3, write: false }
-    : { quick, cards: 1000, opens: 100000, runs: 7, calls: 2000, samples: 200, loads: 7, write: true };
+    ? { quick, cards: 20, opens: 5000, runs: 3, calls: 500, warmup: 2000, samples: 30, loads: 3, write: false }
+    : { quick, cards: 1000, opens: 100000, runs: 7, calls: 2000, warmup: 20000, samples: 200, loads: 7, write: true };
   o.pkg = join(ROOT, "target/bench/pkg");
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -68,6 +71,7 @@ function parseArgs(argv) {
       case "--opens": o.opens = num(); break;
       case "--runs": o.runs = Math.max(1, num()); break;
       case "--calls": o.calls = Math.max(1, num()); break;
+      case "--warmup": o.warmup = Math.max(0, num()); break;
       case "--samples": o.samples = Math.max(1, num()); break;
       case "--loads": o.loads = Math.max(1, num()); break;
       case "--pkg": o.pkg = resolve(argv[++i] ?? ""); break;
@@ -182,7 +186,7 @@ async function measureLoads(browser, url, loads) {
 
 async function measureInvoke(browser, url, o) {
   const page = await openBench(browser, url);
-  const r = await page.evaluate((a) => window.bench.invoke(a), { runs: o.runs, calls: o.calls, warmup: o.calls });
+  const r = await page.evaluate((a) => window.bench.invoke(a), { runs: o.runs, calls: o.calls, warmup: o.warmup });
   await page.done();
   return { ...r, ratio: r.sdkMedianUs / r.jsMedianUs };
 }
@@ -307,7 +311,7 @@ function currentTable(r) {
     "| figure | measured | bar | budget | status |",
     "|---|---|---|---|---|",
     `| shipped bytes, wasm + JS glue (release) | **${kb(s.total.gzip)} gzip -9** (${f(s.total.gzip)} B); raw ${kb(s.total.raw)}, brotli ${kb(s.total.brotli)} | — | ≤ 40 KB gzip | ${b.size} |`,
-    `| open \`invoke\` round trip, µs per call (median of ${inv.runs} × ${f(inv.calls)}) | **${fx(inv.sdkMedianUs)} µs** | plain JS ${fx(inv.jsMedianUs)} µs | ≤ 3× | ${b.invoke} |`,
+    `| open \`invoke\` round trip, µs per call (median of ${inv.runs} × ${f(inv.calls)}, after ${f(inv.warmup)} warm-up calls) | **${fx(inv.sdkMedianUs)} µs** | plain JS ${fx(inv.jsMedianUs)} µs | ≤ 3× | ${b.invoke} |`,
     `| hard \`invoke\` → card open + focused, ms p50 (p95), ${c.samples} samples | **${fx(c.sdk.focus.p50)} (${fx(c.sdk.focus.p95)}) ms** | \`<dialog>\` ${fx(c.floor.focus.p50)} (${fx(c.floor.focus.p95)}) ms | ≤ 2× (p50) | ${b.card}; p95 ratio ${fx(c.ratioP95)}× |`,
     `| wasm linear memory, after ${f(base.opens)} opens + ${f(base.confirmed)} cards → after ${f(end.opens)} + ${f(end.confirmed)} | **${f(base.wasmBytes)} B → ${f(end.wasmBytes)} B** | — | no growth | ${b.memory} |`,
     `| wasm memory plateau | ${m.steadyFrom.label === "end" && m.samples.length > 1 && m.samples.at(-2).wasmBytes !== end.wasmBytes
@@ -367,7 +371,7 @@ async function main() {
   const r = {
     date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
     mode: o.quick ? "quick" : "full",
-    options: { cards: o.cards, opens: o.opens, runs: o.runs, calls: o.calls, samples: o.samples, loads: o.loads },
+    options: { cards: o.cards, opens: o.opens, runs: o.runs, calls: o.calls, warmup: o.warmup, samples: o.samples, loads: o.loads },
     machine: machine(),
     commit: commit(),
     size: sizes(o.pkg),
@@ -381,7 +385,7 @@ async function main() {
     r.flags = CHROMIUM_FLAGS;
     log(`${r.chromium}; load: ${o.loads} fresh pages`);
     r.load = await measureLoads(browser, server.url, o.loads);
-    log(`invoke: ${o.runs} runs × ${o.calls} calls`);
+    log(`invoke: ${o.warmup} warm-up calls each side, then ${o.runs} runs × ${o.calls} calls`);
     r.invoke = await measureInvoke(browser, server.url, o);
     log(`card: ${o.samples} samples each side`);
     r.card = await measureCard(browser, server.url, o);
