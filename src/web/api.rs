@@ -32,6 +32,14 @@ use crate::core::error::Error;
 use crate::core::record::{ActionRecord, Approver, Outcome, RecordOutcome};
 use crate::core::value::Value;
 
+#[wasm_bindgen]
+extern "C" {
+    /// The constructor's options object, typed as `CoworkkitOptions` in the `.d.ts` (so the
+    /// parameter reads `options?: CoworkkitOptions | null`).
+    #[wasm_bindgen(typescript_type = "CoworkkitOptions")]
+    pub type OptionsObject;
+}
+
 /// The SDK instance: actions, the call engine, the card and the events of one page.
 #[wasm_bindgen]
 pub struct Coworkkit {
@@ -233,9 +241,7 @@ fn parse_control(v: &JsValue, what: &str) -> Result<Option<Control>, Error> {
 impl Coworkkit {
     /// Creates an instance. Every option is optional; see `CoworkkitOptions`.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "CoworkkitOptions")] options: Option<Object>,
-    ) -> Result<Coworkkit, JsValue> {
+    pub fn new(options: Option<OptionsObject>) -> Result<Coworkkit, JsValue> {
         let options: JsValue = options
             .map(Into::into)
             .unwrap_or_else(|| Object::new().into());
