@@ -9,14 +9,15 @@
 // plain JS; hard `invoke` → card focused vs a bare <dialog>; wasm memory and JS heap after
 // open invokes and trusted confirms; import + init + `new Coworkkit` over fresh page loads.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { chromium } from "../tests/e2e/node_modules/playwright-core/index.mjs";
 import * as harness from "../tests/e2e/harness.mjs";
 import { startServer } from "./serve.mjs";
+import { shippedFiles } from "./size.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 const BUDGET = { gzipBytes: 40 * 1024, invokeRatio: 3, cardRatio: 2 };
@@ -118,14 +119,7 @@ function commit() {
 function sizes(dir) {
   const files = {};
   const total = { raw: 0, gzip: 0, brotli: 0 };
-  // The glue imports its inline JS builders from snippets/: they ship, so they count.
-  const snippets = (function walk(d) {
-    try {
-      return readdirSync(d, { withFileTypes: true })
-        .flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
-    } catch { return []; }
-  })(join(dir, "snippets")).map((f) => relative(dir, f));
-  for (const f of ["coworkkit_bg.wasm", "coworkkit.js", ...snippets]) {
+  for (const f of shippedFiles(dir)) {
     const bytes = readFileSync(join(dir, f));
     const s = {
       raw: bytes.length,

@@ -325,7 +325,7 @@ pub enum Effect<R> {
     },
 }
 
-/// Randomness from the host (`crypto.getRandomValues` in the browser, a seeded PRNG in tests).
+/// Randomness from the host (the platform CSPRNG in the web layer, a seeded PRNG in tests).
 pub trait Entropy {
     /// Fills `buf` with random bytes.
     fn fill(&mut self, buf: &mut [u8]);
@@ -430,8 +430,8 @@ struct Refusal {
 ///   fires.
 ///
 /// Every input that carries `now` first expires what is due, so the result never depends on
-/// whether the host's timer fired on time. `R` is whatever `run` returns (a `JsValue` in the
-/// browser).
+/// whether the host's timer fired on time. `R` is whatever the host's `run` returns: the
+/// engine only stores and hands it back, so the web layer chooses its own representation.
 pub struct Engine<R: Clone> {
     config: Config,
     session_id: String,

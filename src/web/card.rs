@@ -48,11 +48,12 @@ use gloo_timers::callback::{Interval, Timeout};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Document, Element, Event, EventTarget, HtmlButtonElement, HtmlDialogElement, HtmlElement,
-    KeyboardEvent, Node, Performance, ShadowRoot,
+    Document, Element, Event, HtmlButtonElement, HtmlDialogElement, HtmlElement, KeyboardEvent,
+    Node, Performance, ShadowRoot,
 };
 
 use super::js;
+use super::listener::EventListener;
 use crate::core::card::{countdown_text, position_text, CardModel};
 
 /// What the person decided on the card.
@@ -100,37 +101,6 @@ const CSS: &str = concat!(
     "button:disabled{opacity:.35;cursor:not-allowed}",
     "@media(prefers-reduced-motion:reduce){dialog[open]{animation:none}button{transition:none}}",
 );
-
-/// A DOM event listener that is removed when this handle is dropped.
-struct Listener {
-    target: EventTarget,
-    kind: &'static str,
-    callback: Closure<dyn FnMut(Event)>,
-}
-
-impl Listener {
-    fn new(
-        target: &EventTarget,
-        kind: &'static str,
-        handler: Box<dyn FnMut(Event)>,
-    ) -> Result<Listener, JsValue> {
-        let callback = Closure::wrap(handler);
-        target.add_event_listener_with_callback(kind, callback.as_ref().unchecked_ref())?;
-        Ok(Listener {
-            target: target.clone(),
-            kind,
-            callback,
-        })
-    }
-}
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        let _ = self
-            .target
-            .remove_event_listener_with_callback(self.kind, self.callback.as_ref().unchecked_ref());
-    }
-}
 
 /// What the listeners need to judge a decision, shared with the layer.
 struct CurrentCard {
@@ -187,7 +157,7 @@ pub struct CardLayer {
     return_focus: Option<HtmlElement>,
     ticker: Option<Interval>,
     arming: Option<Timeout>,
-    _listeners: [Listener; 5],
+    _listeners: [EventListener; 5],
 }
 
 fn set_hidden(element: &Element, hidden: bool) {
@@ -245,93 +215,73 @@ impl CardLayer {
 
         let on_confirm = {
             let (shared, performance) = (shared.clone(), performance.clone());
-            Listener::new(
-                &confirm,
-                "click",
-                Box::new(move |event: Event| {
-                    if !event.is_trusted() {
-                        return;
-                    }
-                    // The event's own time (when the input happened) is stricter than "now"
-                    // when the main thread was busy; fall back to now if a browser gives none.
-                    let now = performance.now();
-                    let stamp = event.time_stamp();
-                    let at = if stamp > 0.0 && stamp < now {
-                        stamp
-                    } else {
-                        now
-                    };
-                    let armed = {
-                        let card = shared.borrow();
-                        card.confirm_allowed
-                            && at - card.shown_at >= card.arm_delay_ms
-                            && js_sys::Date::now() < card.expires_at
-                    };
-                    if armed {
-                        decide(&shared, Decision::Confirm);
-                    }
-                }),
-            )?
+            EventListener::new(&confirm, "click", move |event: Event| {
+                if !event.is_trusted() {
+                    return;
+                }
+                // The event's own time (when the input happened) is stricter than "now"
+                // when the main thread was busy; fall back to now if a browser gives none.
+                let now = performance.now();
+                let stamp = event.time_stamp();
+                let at = if stamp > 0.0 && stamp < now {
+                    stamp
+                } else {
+                    now
+                };
+                let armed = {
+                    let card = shared.borrow();
+                    card.confirm_allowed
+                        && at - card.shown_at >= card.arm_delay_ms
+                        && js_sys::Date::now() < card.expires_at
+                };
+                if armed {
+                    decide(&shared, Decision::Confirm);
+                }
+            })
         };
         let on_cancel = {
             let shared = shared.clone();
-            Listener::new(
-                &cancel,
-                "click",
-                Box::new(move |_| decide(&shared, Decision::Cancel)),
-            )?
+            EventListener::new(&cancel, "click", move |_| decide(&shared, Decision::Cancel))
         };
         // Escape (and other close requests) fire `cancel`; keep the dialog open and decide.
         let on_escape = {
             let shared = shared.clone();
-            Listener::new(
-                &dialog,
-                "cancel",
-                Box::new(move |event: Event| {
-                    event.prevent_default();
-                    decide(&shared, Decision::Cancel);
-                }),
-            )?
+            EventListener::new(&dialog, "cancel", move |event: Event| {
+                event.prevent_default();
+                decide(&shared, Decision::Cancel);
+            })
         };
         // Closed by anything but `CardLayer::close` (which forgets the handler first): for
         // example a browser that ignores the prevented `cancel` on a repeated Escape.
         let on_close = {
             let (shared, dialog) = (shared.clone(), dialog.clone());
-            Listener::new(
-                &dialog.clone(),
-                "close",
-                Box::new(move |_| {
-                    if !dialog.open() {
-                        decide(&shared, Decision::Cancel);
-                    }
-                }),
-            )?
+            EventListener::new(&dialog.clone(), "close", move |_| {
+                if !dialog.open() {
+                    decide(&shared, Decision::Cancel);
+                }
+            })
         };
         // Tab and Shift+Tab cycle between the enabled buttons (with two, both directions
         // alternate), so focus never leaves the card for the browser's UI.
         let on_tab = {
             let (root, cancel, confirm) = (root.clone(), cancel.clone(), confirm.clone());
-            Listener::new(
-                &dialog,
-                "keydown",
-                Box::new(move |event: Event| {
-                    let is_tab = event
-                        .dyn_ref::<KeyboardEvent>()
-                        .is_some_and(|key| key.key() == "Tab");
-                    if !is_tab {
-                        return;
-                    }
-                    event.prevent_default();
-                    let cancel_element: &Element = &cancel;
-                    let on_cancel = root.active_element().as_ref() == Some(cancel_element);
-                    let next = if on_cancel && !confirm.disabled() {
-                        &confirm
-                    } else {
-                        &cancel
-                    };
-                    let _ = next.focus();
-                }),
-            )?
+            EventListener::new(&dialog, "keydown", move |event: Event| {
+                let is_tab = event
+                    .dyn_ref::<KeyboardEvent>()
+                    .is_some_and(|key| key.key() == "Tab");
+                if !is_tab {
+                    return;
+                }
+                event.prevent_default();
+                let cancel_element: &Element = &cancel;
+                let on_cancel = root.active_element().as_ref() == Some(cancel_element);
+                let next = if on_cancel && !confirm.disabled() {
+                    &confirm
+                } else {
+                    &cancel
+                };
+                let _ = next.focus();
+            })
         };
 
         container.append_child(&host)?;
