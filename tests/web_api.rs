@@ -74,3 +74,33 @@ fn a_bad_spec_throws_an_error_with_a_code() {
     assert_eq!(get(&err, "code"), "invalid_spec");
     ck.dispose();
 }
+
+#[wasm_bindgen_test]
+async fn a_call_id_with_a_lone_surrogate_reads_as_u_fffd_everywhere() {
+    let records = js_sys::Array::new();
+    let sink = Function::new_with_args("r", "this.push(r)").bind0(&records);
+    let ck = Coworkkit::new(Some(obj(&[("onActionRecord", sink.into())]).into())).unwrap();
+    let seen = js_sys::Array::new();
+    let run = Function::new_with_args("args, ctx", "this.push(ctx.callId)").bind0(&seen);
+    ck.define_action(obj(&[
+        ("name", "noop".into()),
+        ("description", "Does nothing.".into()),
+        ("run", run.into()),
+    ]))
+    .unwrap();
+    let lone = JsValue::from(js_sys::JsString::from_char_code1(0xD800));
+    let call = || obj(&[("name", "noop".into()), ("callId", lone.clone())]);
+    let first = JsFuture::from(ck.invoke(call())).await.unwrap();
+    // The re-sent call is answered from the engine's memory, not from the first call's text.
+    let again = JsFuture::from(ck.invoke(call())).await.unwrap();
+    for id in [
+        get(&first, "callId"),
+        get(&again, "callId"),
+        get(&records.get(0), "callId"),
+        seen.get(0),
+    ] {
+        assert_eq!(id, "\u{FFFD}");
+    }
+    assert_eq!((records.length(), seen.length()), (1, 1));
+    ck.dispose();
+}

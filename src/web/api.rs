@@ -595,7 +595,11 @@ impl Inner {
             }
             v => match v.as_string() {
                 Some(s) if !s.is_empty() && s.len() <= 256 => {
-                    seed_name(&s, &v);
+                    // A lone surrogate was read as U+FFFD; such an id is not cached, so every
+                    // outcome and record carries the same (well-formed) text.
+                    if !s.as_bytes().windows(3).any(|w| w == "\u{FFFD}".as_bytes()) {
+                        seed_name(&s, &v);
+                    }
                     Some(s)
                 }
                 _ => {
