@@ -6,5 +6,13 @@
 
 pub mod core;
 
+/// The wasm build's allocator (public for its host tests; not part of the JS surface).
+#[doc(hidden)]
+pub mod alloc;
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: alloc::Global = alloc::Global::linear_memory();
+
 #[cfg(target_arch = "wasm32")]
 pub mod web;
