@@ -2,6 +2,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
+use std::hash::BuildHasher;
 use std::rc::Rc;
 
 use super::control::{resolve_control, Control, ControlSource};
@@ -331,6 +332,34 @@ pub trait Entropy {
     fn fill(&mut self, buf: &mut [u8]);
 }
 
+/// A map from ids the agent chooses (`callId`s, tokens) to calls.
+type IdMap = HashMap<String, Known, Keyed>;
+
+/// SipHash keyed from the engine's entropy. std's `RandomState` gets its keys from the OS, and
+/// wasm32-unknown-unknown has none, so there they are fixed: an agent could work out offline
+/// which `callId`s collide and make every lookup walk them all.
+#[derive(Clone, Copy)]
+struct Keyed(u64, u64);
+
+impl Keyed {
+    fn from(entropy: &mut dyn Entropy) -> Self {
+        let mut bytes = [0u8; 16];
+        entropy.fill(&mut bytes);
+        let (a, b) = bytes.split_at(8);
+        let word = |half: &[u8]| half.iter().fold(0u64, |w, &b| w << 8 | u64::from(b));
+        Keyed(word(a), word(b))
+    }
+}
+
+#[allow(deprecated)] // `SipHasher` is deprecated only in favour of `DefaultHasher`, which is unkeyable.
+impl BuildHasher for Keyed {
+    type Hasher = std::hash::SipHasher;
+
+    fn build_hasher(&self) -> Self::Hasher {
+        std::hash::SipHasher::new_with_keys(self.0, self.1)
+    }
+}
+
 struct Entry {
     id: ActionId,
     def: ActionDef,
@@ -453,9 +482,9 @@ pub struct Engine<R: Clone> {
     remembered: VecDeque<Remembered<R>>,
     remembered_base: u64,
     /// Every `callId` and alias of live and remembered calls.
-    call_ids: HashMap<String, Known>,
+    call_ids: IdMap,
     /// Outstanding and used soft tokens of live and remembered calls.
-    tokens: HashMap<String, Known>,
+    tokens: IdMap,
     hand_mode: bool,
     disposed: bool,
     effects: VecDeque<Effect<R>>,
@@ -463,7 +492,8 @@ pub struct Engine<R: Clone> {
 
 impl<R: Clone> Engine<R> {
     /// A fresh engine for one session.
-    pub fn new(config: Config, session_id: String, entropy: Box<dyn Entropy>) -> Self {
+    pub fn new(config: Config, session_id: String, mut entropy: Box<dyn Entropy>) -> Self {
+        let keys = Keyed::from(entropy.as_mut());
         Engine {
             config,
             session_id,
@@ -479,8 +509,8 @@ impl<R: Clone> Engine<R> {
             // than stepping up as the memory of settled calls first fills (SPEC §9).
             remembered: VecDeque::with_capacity(REMEMBERED_CALLS + 1),
             remembered_base: 0,
-            call_ids: HashMap::with_capacity(2 * REMEMBERED_CALLS),
-            tokens: HashMap::new(),
+            call_ids: HashMap::with_capacity_and_hasher(2 * REMEMBERED_CALLS, keys),
+            tokens: HashMap::with_hasher(keys),
             hand_mode: false,
             disposed: false,
             effects: VecDeque::new(),
@@ -1496,12 +1526,7 @@ impl<R: Clone> Engine<R> {
 
 /// Every id of `memory` (its `callId`, aliases and token) that `map` points at `from` now points
 /// at `to`, or is dropped when `to` is `None`. Ids that point elsewhere are left alone.
-fn repoint<R>(
-    map: &mut HashMap<String, Known>,
-    memory: &Remembered<R>,
-    from: Known,
-    to: Option<Known>,
-) {
+fn repoint<R>(map: &mut IdMap, memory: &Remembered<R>, from: Known, to: Option<Known>) {
     let ids = core::iter::once(&memory.call_id)
         .chain(&memory.aliases)
         .chain(&memory.token);
