@@ -98,7 +98,8 @@ test("the tarball holds exactly the files of `files`, and its .d.ts have no `any
   assert.match(snippets[0], /^snippets\/coworkkit-[0-9a-f]+\/inline0\.js$/);
   const listed = all.filter((f) => !f.startsWith("snippets/"));
   assert.deepEqual(listed, [
-    "README.md", "coworkkit.d.ts", "coworkkit.js", "coworkkit_bg.wasm", "package.json", "react.d.ts", "react.js",
+    "LICENSE-APACHE", "LICENSE-MIT", "README.md", "coworkkit.d.ts", "coworkkit.js", "coworkkit_bg.wasm", "package.json",
+    "react.d.ts", "react.js",
   ]);
   const installed = join(app, "node_modules/coworkkit");
   const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
