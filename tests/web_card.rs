@@ -48,6 +48,38 @@ fn recorder() -> (Log, Rc<dyn Fn(Decision)>) {
     (log, Rc::new(move |d| sink.borrow_mut().push(d)))
 }
 
+/// A test's container, removed from the page when the test ends (after the layer, which is
+/// declared after it and so dropped first).
+struct Container(Element);
+
+impl std::ops::Deref for Container {
+    type Target = Element;
+    fn deref(&self) -> &Element {
+        &self.0
+    }
+}
+
+impl Drop for Container {
+    fn drop(&mut self) {
+        self.0.remove();
+    }
+}
+
+/// A layer in a fresh container showing `card` (Confirm arms after `arm_ms`), and the log of
+/// the decisions it delivers.
+fn shown_armed_after(card: CardModel, arm_ms: f64) -> (Container, CardLayer, Log) {
+    let container = Container(container());
+    let mut layer = CardLayer::new(&container).unwrap();
+    let (log, on_decision) = recorder();
+    layer.show(card, arm_ms, on_decision).unwrap();
+    (container, layer, log)
+}
+
+/// [`shown_armed_after`] 500 ms.
+fn shown(card: CardModel) -> (Container, CardLayer, Log) {
+    shown_armed_after(card, 500.0)
+}
+
 fn part(root: &ShadowRoot, name: &str) -> Element {
     root.query_selector(&format!("[part={name}]"))
         .unwrap()
@@ -96,12 +128,7 @@ fn host_is_appended_with_a_closed_shadow_root() {
 
 #[wasm_bindgen_test]
 fn shown_card_is_a_modal_alertdialog_with_parts() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (_log, on_decision) = recorder();
-    layer
-        .show(model("Delete p1 and its 12 tasks?"), 500.0, on_decision)
-        .unwrap();
+    let (_container, layer, _log) = shown(model("Delete p1 and its 12 tasks?"));
     let root = layer.shadow_root_for_tests();
 
     let dialog = part(&root, "card");
@@ -139,46 +166,31 @@ fn shown_card_is_a_modal_alertdialog_with_parts() {
     // Alone: no "1 of N", no notice.
     assert!(is_hidden(&part(&root, "position")));
     assert!(is_hidden(&part(&root, "notice")));
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
 fn summary_html_is_shown_as_text() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (_log, on_decision) = recorder();
     let evil = "<img src=x onerror=\"window.__ck_pwned=1\"><b>bold</b>";
-    layer.show(model(evil), 500.0, on_decision).unwrap();
+    let (_container, layer, _log) = shown(model(evil));
     let root = layer.shadow_root_for_tests();
     let summary = part(&root, "summary");
     assert_eq!(text(&summary), evil);
     assert_eq!(summary.child_element_count(), 0);
     assert!(root.query_selector("img").unwrap().is_none());
     assert!(root.query_selector("b").unwrap().is_none());
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
 fn initial_focus_is_on_cancel() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (_log, on_decision) = recorder();
-    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let (_container, layer, _log) = shown(model("s"));
     let root = layer.shadow_root_for_tests();
     let cancel: Element = button(&root, "cancel").into();
     assert_eq!(root.active_element(), Some(cancel));
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
 async fn synthetic_confirm_clicks_do_nothing() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (log, on_decision) = recorder();
-    layer.show(model("s"), 50.0, on_decision).unwrap();
+    let (_container, layer, log) = shown_armed_after(model("s"), 50.0);
     let root = layer.shadow_root_for_tests();
     let confirm = button(&root, "confirm");
     assert_eq!(
@@ -204,16 +216,11 @@ async fn synthetic_confirm_clicks_do_nothing() {
     button(&root, "cancel").click();
     settle().await;
     assert_eq!(*log.borrow(), vec![Decision::Cancel]);
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
 async fn cancel_click_cancels_once() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (log, on_decision) = recorder();
-    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let (_container, layer, log) = shown(model("s"));
     let cancel = button(&layer.shadow_root_for_tests(), "cancel");
     // Any click on Cancel counts (cancelling is always safe), delivered in a microtask.
     cancel.click();
@@ -224,16 +231,11 @@ async fn cancel_click_cancels_once() {
     cancel.click();
     settle().await;
     assert_eq!(*log.borrow(), vec![Decision::Cancel]);
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
 async fn escape_cancels_and_keeps_the_dialog_for_the_caller() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (log, on_decision) = recorder();
-    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let (_container, layer, log) = shown(model("s"));
     let dialog = part(&layer.shadow_root_for_tests(), "card");
     // What the browser fires for Escape: a cancelable `cancel` event on the dialog.
     let init = EventInit::new();
@@ -244,23 +246,16 @@ async fn escape_cancels_and_keeps_the_dialog_for_the_caller() {
     settle().await;
     assert_eq!(*log.borrow(), vec![Decision::Cancel]);
     assert!(layer.is_open(), "the caller closes or shows the next card");
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
 async fn dialog_closed_by_anything_else_cancels() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (log, on_decision) = recorder();
-    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let (_container, layer, log) = shown(model("s"));
     let dialog: web_sys::HtmlDialogElement =
         part(&layer.shadow_root_for_tests(), "card").unchecked_into();
     dialog.close();
     TimeoutFuture::new(20).await;
     assert_eq!(*log.borrow(), vec![Decision::Cancel]);
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
@@ -295,13 +290,10 @@ async fn close_delivers_no_decision_and_returns_focus() {
 
 #[wasm_bindgen_test]
 async fn position_shows_and_updates() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (_log, on_decision) = recorder();
     let mut card = model("s");
     card.position = 1;
     card.total = 3;
-    layer.show(card, 500.0, on_decision).unwrap();
+    let (_container, mut layer, _log) = shown(card);
     let position = part(&layer.shadow_root_for_tests(), "position");
     assert!(!is_hidden(&position));
     assert_eq!(text(&position), "1 of 3");
@@ -309,17 +301,12 @@ async fn position_shows_and_updates() {
     assert_eq!(text(&position), "1 of 2");
     layer.update_position(1, 1);
     assert!(is_hidden(&position));
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
 fn confirm_disabled_with_notice_when_not_allowed() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (_log, on_decision) = recorder();
     let card = model("s").restrict_to(&["admin".to_string()]);
-    layer.show(card, 500.0, on_decision).unwrap();
+    let (_container, mut layer, _log) = shown(card);
     let root = layer.shadow_root_for_tests();
     assert!(button(&root, "confirm").disabled());
     let notice = part(&root, "notice");
@@ -336,8 +323,6 @@ fn confirm_disabled_with_notice_when_not_allowed() {
     layer.show(model("t"), 500.0, on_decision).unwrap();
     assert!(!button(&root, "confirm").disabled());
     assert!(is_hidden(&notice));
-    drop(layer);
-    container.remove();
 }
 
 fn press_tab(target: &Element, shift: bool) -> KeyboardEvent {
@@ -353,10 +338,7 @@ fn press_tab(target: &Element, shift: bool) -> KeyboardEvent {
 
 #[wasm_bindgen_test]
 fn tab_stays_inside_the_card() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (_log, on_decision) = recorder();
-    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let (_container, mut layer, _log) = shown(model("s"));
     let root = layer.shadow_root_for_tests();
     let cancel: Element = button(&root, "cancel").into();
     let confirm: Element = button(&root, "confirm").into();
@@ -383,26 +365,19 @@ fn tab_stays_inside_the_card() {
     assert_eq!(root.active_element().as_ref(), Some(&cancel));
     press_tab(&cancel, true);
     assert_eq!(root.active_element().as_ref(), Some(&cancel));
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
 async fn countdown_ticks_every_second() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (_log, on_decision) = recorder();
     let mut card = model("s");
     card.expires_at = js_sys::Date::now() + 2_500.0;
-    layer.show(card, 500.0, on_decision).unwrap();
+    let (_container, layer, _log) = shown(card);
     let countdown = part(&layer.shadow_root_for_tests(), "countdown");
     assert_eq!(text(&countdown), "Expires in 0:03");
     TimeoutFuture::new(1_100).await;
     assert_eq!(text(&countdown), "Expires in 0:02");
     TimeoutFuture::new(2_000).await;
     assert_eq!(text(&countdown), "Expired");
-    drop(layer);
-    container.remove();
 }
 
 #[wasm_bindgen_test]
@@ -480,10 +455,7 @@ async fn on_decision_may_show_the_next_card_or_drop_the_layer() {
 
 #[wasm_bindgen_test]
 fn drop_removes_the_host() {
-    let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
-    let (_log, on_decision) = recorder();
-    layer.show(model("s"), 500.0, on_decision).unwrap();
+    let (container, layer, _log) = shown(model("s"));
     let host = container.first_element_child().unwrap();
     drop(layer);
     assert_eq!(container.child_element_count(), 0);

@@ -4,6 +4,8 @@
 //! the card displays is produced here, so the rules (title from an action name, summary cap and
 //! fallback, countdown, "1 of N", who may confirm) are host-tested without a browser.
 
+use super::value::push_decimal;
+
 /// Longest summary the card shows, in Unicode scalar values (not bytes).
 pub const SUMMARY_MAX_CHARS: usize = 500;
 
@@ -184,11 +186,11 @@ pub fn countdown_text(remaining_ms: f64) -> String {
     let (hours, minutes, seconds) = (secs / 3600, secs / 60 % 60, secs % 60);
     let mut out = String::from("Expires in ");
     if hours > 0 {
-        push_number(&mut out, hours);
+        push_decimal(&mut out, hours);
         out.push(':');
         push_two_digits(&mut out, minutes);
     } else {
-        push_number(&mut out, minutes);
+        push_decimal(&mut out, minutes);
     }
     out.push(':');
     push_two_digits(&mut out, seconds);
@@ -201,9 +203,9 @@ pub fn position_text(position: usize, total: usize) -> Option<String> {
         return None;
     }
     let mut out = String::new();
-    push_number(&mut out, position as u64);
+    push_decimal(&mut out, position as u64);
     out.push_str(" of ");
-    push_number(&mut out, total as u64);
+    push_decimal(&mut out, total as u64);
     Some(out)
 }
 
@@ -229,26 +231,9 @@ pub fn approver_notice(approvers: &[String]) -> String {
     out
 }
 
-/// Decimal digits without `core::fmt` (keeps the wasm small).
-fn push_number(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        out.push(d as char);
-    }
-}
-
 fn push_two_digits(out: &mut String, n: u64) {
     if n < 10 {
         out.push('0');
     }
-    push_number(out, n);
+    push_decimal(out, n);
 }
