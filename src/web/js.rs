@@ -13,7 +13,7 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, Node, ShadowRoot};
 
-#[wasm_bindgen(inline_js = r#"
+#[wasm_bindgen(inline_js = r##"
 export function ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt) {
   const o = { callId, gate, ok };
   if (result !== undefined) o.result = result;
@@ -52,24 +52,207 @@ export function ckRecordOutcome(status, value, code, message) {
 export function ckContext(callId, control, approver, signal) {
   return { callId, control, approver, signal };
 }
-export function ckKind(v) {
-  switch (typeof v) {
-    case "string": return 3;
-    case "number": return 2;
-    case "boolean": return 1;
-    case "undefined": return 6;
-    case "function": return 7;
-    case "symbol": return 10;
-    case "bigint": return 11;
+function ckGet(o, k) {
+  try { return Reflect.get(o, k); } catch { return undefined; }
+}
+let ckLone = false;
+function ckUtf8(s) {
+  let n = s.length;
+  ckLone = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    n += c < 0x800 ? 1 : 2;
+    if ((c & 0xf800) === 0xd800) {
+      if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+      else ckLone = true;
+    }
   }
-  if (v === null) return 0;
-  try {
-    if (Array.isArray(v)) return 4;
-    const p = Object.getPrototypeOf(v);
-    return p === null || Object.getPrototypeOf(p) === null ? 5 : 8;
-  } catch {
-    return 9;
+  return n;
+}
+function ckWellFormed(s) {
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) out += s[i] + s[++i];
+    else out += (c & 0xf800) === 0xd800 ? "\ufffd" : s[i];
   }
+  return out;
+}
+function ckText(s) {
+  const n = ckUtf8(s);
+  return n + ":" + (ckLone ? ckWellFormed(s) : s);
+}
+function ckField(v) {
+  return typeof v === "string" ? "s" + ckText(v) : v === undefined ? "u" : v === null ? "z" : "x";
+}
+const ckBits = new DataView(new ArrayBuffer(8));
+const ckHex8 = (n) => n.toString(16).padStart(8, "0");
+class CkArgs {
+  constructor(budget, copy) {
+    this.budget = budget;
+    this.spent = 0;
+    this.copy = copy;
+    this.tape = "";
+    this.trail = [];
+  }
+  all(v) {
+    try {
+      return this.read(v, 0);
+    } catch (e) {
+      if (e !== this) throw e;
+    }
+  }
+  spend(n) {
+    this.spent += n;
+    if (this.spent > this.budget) {
+      this.tape = "#" + this.spent;
+      throw this;
+    }
+  }
+  fail(why) {
+    let path = "args";
+    for (const step of this.trail) path += typeof step === "number" ? "[" + step + "]" : "." + step;
+    this.tape = "!" + why + path;
+    throw this;
+  }
+  read(v, depth) {
+    if (depth > 64) this.fail(0);
+    switch (typeof v) {
+      case "string": {
+        const n = ckUtf8(v);
+        if (ckLone) v = ckWellFormed(v);
+        this.spend(n + 2);
+        this.tape += "s" + n + ":" + v;
+        return v;
+      }
+      case "number": {
+        if (!Number.isFinite(v)) this.fail(1);
+        let len = 25;
+        if (Number.isInteger(v) && Math.abs(v) < 1e15) {
+          len = v < 0 ? 2 : 1;
+          for (let rest = Math.floor(Math.abs(v) / 10); rest > 0; rest = Math.floor(rest / 10)) len++;
+        }
+        this.spend(len);
+        if (Number.isSafeInteger(v) && !Object.is(v, -0)) this.tape += "i" + v + ";";
+        else {
+          ckBits.setFloat64(0, v);
+          this.tape += "d" + ckHex8(ckBits.getUint32(0)) + ckHex8(ckBits.getUint32(4));
+        }
+        return v;
+      }
+      case "boolean":
+        this.spend(v ? 4 : 5);
+        this.tape += v ? "t" : "f";
+        return v;
+      case "undefined": this.fail(2);
+      case "function": this.fail(3);
+      case "symbol": this.fail(4);
+      case "bigint": this.fail(5);
+    }
+    if (v === null) {
+      this.spend(4);
+      this.tape += "n";
+      return v;
+    }
+    let kind = 0;
+    try {
+      if (Array.isArray(v)) kind = 1;
+      else {
+        const p = Object.getPrototypeOf(v);
+        if (p === null || Object.getPrototypeOf(p) === null) kind = 2;
+      }
+    } catch {
+      kind = 3;
+    }
+    if (kind === 1) return this.array(v, depth);
+    if (kind === 2) return this.object(v, depth);
+    this.fail(kind === 3 ? 7 : 6);
+  }
+  array(v, depth) {
+    let len = ckGet(v, "length");
+    if (!Number.isInteger(len) || len < 0 || len > 4294967295) this.fail(8);
+    this.spend(len + (len > 0 ? 1 : 2));
+    this.tape += "[";
+    const out = this.copy ? new Array(len) : undefined;
+    const trail = this.trail;
+    for (let i = 0; i < len; i++) {
+      trail.push(i);
+      let item;
+      try { item = v[i]; } catch { this.fail(9); }
+      if (item === undefined) this.fail(2);
+      item = this.read(item, depth + 1);
+      if (out) out[i] = item;
+      trail.pop();
+    }
+    this.tape += "]";
+    return out && Object.freeze(out);
+  }
+  object(v, depth) {
+    let keys;
+    try { keys = Object.keys(v); } catch { this.fail(7); }
+    const out = this.copy ? {} : undefined;
+    this.spend(2);
+    this.tape += "{";
+    const trail = this.trail;
+    for (let i = 0; i < keys.length; i++) {
+      let key = keys[i], item;
+      try { item = v[key]; } catch { this.fail(9); }
+      if (item === undefined) continue;
+      const n = ckUtf8(key);
+      if (ckLone) key = ckWellFormed(key);
+      this.spend(n + 4);
+      this.tape += n + ":" + key;
+      trail.push(key);
+      item = this.read(item, depth + 1);
+      trail.pop();
+      if (!out) continue;
+      if (key in out) {
+        Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      } else {
+        out[key] = item;
+      }
+    }
+    this.tape += "}";
+    return out && Object.freeze(out);
+  }
+}
+let ckCopy, ckId;
+export function ckReadValue(value, budget) {
+  const reader = new CkArgs(budget, false);
+  reader.all(value);
+  return reader.tape;
+}
+export function ckReadCall(call, budget) {
+  const name = ckGet(call, "name");
+  const raw = ckGet(call, "args");
+  let copy, args = "u";
+  if (raw !== undefined) {
+    const reader = new CkArgs(budget, true);
+    copy = reader.all(raw);
+    args = reader.tape;
+  }
+  let id = ckGet(call, "callId");
+  let idTape = ckField(id);
+  if (typeof id !== "string") {
+    id = ckCallId();
+    idTape += ckText(id);
+  }
+  const token = ckGet(call, "confirmToken");
+  const decline = ckGet(call, "decline");
+  ckCopy = copy;
+  ckId = id;
+  return ckField(name) + idTape + ckField(token) + (decline ? "1" : "0") + args;
+}
+export function ckTakeCopy() {
+  const copy = ckCopy;
+  ckCopy = undefined;
+  return copy;
+}
+export function ckTakeId() {
+  const id = ckId;
+  ckId = undefined;
+  return id;
 }
 export function ckDeferred() {
   let resolve;
@@ -100,7 +283,7 @@ export function ckTakeResolve(promise) {
   delete promise.ckResolve;
   return resolve;
 }
-"#)]
+"##)]
 extern "C" {
     /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
     #[wasm_bindgen(js_name = ckOutcome)]
@@ -160,12 +343,25 @@ extern "C" {
         signal: &JsValue,
     ) -> JsValue;
 
-    /// What kind of JS value this is, in one crossing (see [`Kind`](crate::web::convert)):
-    /// 0 null, 1 boolean, 2 number, 3 string, 4 array, 5 plain object, 6 undefined,
-    /// 7 function, 8 other object, 9 unreadable (a Proxy whose trap throws), 10 symbol,
-    /// 11 BigInt.
-    #[wasm_bindgen(js_name = ckKind)]
-    pub fn kind(value: &JsValue) -> u8;
+    /// Reads a JS value as plain JSON data in one pass and returns it as a tape (see
+    /// [`convert`](crate::web::convert)); `budget` as in `read_value`.
+    #[wasm_bindgen(js_name = ckReadValue)]
+    pub fn read_value_tape(value: &JsValue, budget: f64) -> String;
+
+    /// Reads an `invoke` call in one pass: its `name`, `args` (as [`read_value_tape`] does,
+    /// also building the frozen copy), `callId` (with a fresh id from [`call_id`] when it is
+    /// not a string), `confirmToken` and `decline`, as one tape.
+    #[wasm_bindgen(js_name = ckReadCall)]
+    pub fn read_call_tape(call: &JsValue, budget: f64) -> String;
+
+    /// The frozen copy of the args the last [`read_call_tape`] read; `undefined` after a
+    /// failure. Taking it clears it, so no agent object outlives its call here.
+    #[wasm_bindgen(js_name = ckTakeCopy)]
+    pub fn take_copy() -> JsValue;
+
+    /// The JS string of the `callId` (given or fresh) the last [`read_call_tape`] read.
+    #[wasm_bindgen(js_name = ckTakeId)]
+    pub fn take_id() -> JsValue;
 
     /// A pending promise that carries its resolver until [`take_resolve`] removes it.
     #[wasm_bindgen(js_name = ckDeferred)]
