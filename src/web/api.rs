@@ -138,6 +138,8 @@ pub(crate) struct Inner {
     card: RefCell<Option<CardLayer>>,
     timer: RefCell<Option<(f64, Timeout)>>,
     abort: AbortController,
+    /// `abort.signal`, read once: every `ctx` carries it.
+    signal: JsValue,
     page_hide: RefCell<Option<EventListener>>,
     pub(crate) disposed: Cell<bool>,
     /// One JS function per instance, `(kind, id) => void`, that disposers and unsubscribe
@@ -293,6 +295,7 @@ impl Coworkkit {
         let session_id = hex(&session);
         let engine = Engine::new(config, session_id, Box::new(entropy));
 
+        let abort = AbortController::new()?;
         let inner = Rc::new_cyclic(|me| Inner {
             me: me.clone(),
             engine: RefCell::new(engine),
@@ -309,7 +312,8 @@ impl Coworkkit {
             next_subscriber: Cell::new(0),
             card: RefCell::new(None),
             timer: RefCell::new(None),
-            abort: AbortController::new().expect("AbortController"),
+            signal: abort.signal().into(),
+            abort,
             page_hide: RefCell::new(None),
             disposed: Cell::new(false),
             release: {
@@ -602,9 +606,9 @@ impl Inner {
             Some(Err(error)) => (Err(error), None),
         };
         let mut host_rejection = None;
-        // The id's JS string is kept in the name cache, so the ctx, record and outcome that
-        // carry it never decode it back from wasm memory. An absent id is made in JS, in the
-        // engine's own format (`ck_` + 32 hex digits of `crypto.getRandomValues`).
+        // The id's JS string is kept (`seed_call_id`), so the ctx, record and outcome that
+        // carry it never decode it back from wasm memory. An absent id is the fresh one the
+        // reading pass made, in the engine's own format.
         let call_id = match fields.call_id {
             Field::Undefined | Field::Null => {
                 let id = fields.fresh_id;
@@ -801,7 +805,7 @@ impl Inner {
             &name(call_id),
             &key(control.as_str()),
             &approver.map_or(JsValue::NULL, approver_js),
-            &self.abort.signal(),
+            &self.signal,
         );
         let snapshot = self.snapshot(args);
         match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {

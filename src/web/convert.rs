@@ -11,6 +11,14 @@
 //! U+FFFD, as the [`Value`] has it. Walking it from Rust instead cost two or three crossings
 //! per value (kind, key, `Reflect.get`, a string decode) and as many again to build the copy.
 //!
+//! The size is counted as the walk goes, in UTF-8 bytes: 4 or 5 for a literal; a number's
+//! digits (25, the most any double prints as, for a fraction or a magnitude of 10^15 or more);
+//! a string's bytes + 2 (escapes are not counted: the engine measures the exact JSON again);
+//! 2 + a comma per item for an array, counted from its `length` before any item is read (so a
+//! Proxy claiming 2^32 − 1 items stops at once); 2 for an object and the key's bytes + 4 per
+//! property. The copy's properties are plain own data properties: a key the new object would
+//! inherit (`__proto__`, `constructor`…) is defined, not assigned, so no prototype setter runs.
+//!
 //! The pass hands Rust a *tape*, one string that [`Tape`] decodes (the text reaches Rust as
 //! UTF-8, lone surrogates as U+FFFD, which the lengths below count):
 //!

@@ -8,6 +8,15 @@
 //! The same holds for the SDK's DOM (`ckHost`, `ckEl`: one crossing per element instead of one
 //! per attribute, and fewer distinct imports in the JS glue) and for "later" (`ckSettle`, in
 //! place of an async executor in the wasm).
+//!
+//! One part reads rather than builds: `ckReadCall` (and `ckReadValue`) walk an `invoke` call
+//! and its args in one crossing, by the rules that [`convert`](super::convert) documents, and
+//! hand Rust a tape of what they found. The walk refuses what is not plain JSON data and stops
+//! at the size limit, as SPEC §3.6 asks; everything about the call itself (an absent or bad
+//! `callId`, a bad token, the gate) is still decided in Rust from the tape.
+//!
+//! The JS has no comments because it ships as written (the snippet is not minified); the
+//! reasons live here and in `convert`.
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
@@ -28,7 +37,7 @@ export function ckError(code, message) {
 const ckHex = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 const ckPool = new Uint8Array(1024);
 let ckUsed = ckPool.length;
-export function ckCallId() {
+function ckCallId() {
   if (ckUsed + 16 > ckPool.length) { crypto.getRandomValues(ckPool); ckUsed = 0; }
   let id = "ck_";
   for (let i = 0; i < 16; i++) id += ckHex[ckPool[ckUsed++]];
@@ -55,7 +64,7 @@ export function ckContext(callId, control, approver, signal) {
 function ckGet(o, k) {
   try { return Reflect.get(o, k); } catch { return undefined; }
 }
-let ckLone = false;
+let ckLone;
 function ckUtf8(s) {
   let n = s.length;
   ckLone = false;
@@ -63,10 +72,9 @@ function ckUtf8(s) {
     const c = s.charCodeAt(i);
     if (c < 0x80) continue;
     n += c < 0x800 ? 1 : 2;
-    if ((c & 0xf800) === 0xd800) {
-      if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-      else ckLone = true;
-    }
+    if ((c & 0xf800) !== 0xd800) continue;
+    if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    else ckLone = true;
   }
   return n;
 }
@@ -74,7 +82,7 @@ function ckWellFormed(s) {
   let out = "";
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) out += s[i] + s[++i];
+    if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 && c >= 0xd800) out += s[i] + s[++i];
     else out += (c & 0xf800) === 0xd800 ? "\ufffd" : s[i];
   }
   return out;
@@ -87,7 +95,7 @@ function ckField(v) {
   return typeof v === "string" ? "s" + ckText(v) : v === undefined ? "u" : v === null ? "z" : "x";
 }
 const ckBits = new DataView(new ArrayBuffer(8));
-const ckHex8 = (n) => n.toString(16).padStart(8, "0");
+const ckHex8 = (i) => ckBits.getUint32(i).toString(16).padStart(8, "0");
 class CkArgs {
   constructor(budget, copy) {
     this.budget = budget;
@@ -97,23 +105,15 @@ class CkArgs {
     this.trail = [];
   }
   all(v) {
-    try {
-      return this.read(v, 0);
-    } catch (e) {
-      if (e !== this) throw e;
-    }
+    try { return this.read(v, 0); } catch (e) { if (e !== this) throw e; }
   }
   spend(n) {
-    this.spent += n;
-    if (this.spent > this.budget) {
-      this.tape = "#" + this.spent;
-      throw this;
-    }
+    if ((this.spent += n) <= this.budget) return;
+    this.tape = "#" + this.spent;
+    throw this;
   }
   fail(why) {
-    let path = "args";
-    for (const step of this.trail) path += typeof step === "number" ? "[" + step + "]" : "." + step;
-    this.tape = "!" + why + path;
+    this.tape = "!" + why + this.trail.reduce((p, k) => p + (typeof k === "number" ? "[" + k + "]" : "." + k), "args");
     throw this;
   }
   read(v, depth) {
@@ -126,21 +126,15 @@ class CkArgs {
         this.tape += "s" + n + ":" + v;
         return v;
       }
-      case "number": {
+      case "number":
         if (!Number.isFinite(v)) this.fail(1);
-        let len = 25;
-        if (Number.isInteger(v) && Math.abs(v) < 1e15) {
-          len = v < 0 ? 2 : 1;
-          for (let rest = Math.floor(Math.abs(v) / 10); rest > 0; rest = Math.floor(rest / 10)) len++;
-        }
-        this.spend(len);
+        this.spend(Number.isInteger(v) && Math.abs(v) < 1e15 ? String(Math.abs(v)).length + (v < 0) : 25);
         if (Number.isSafeInteger(v) && !Object.is(v, -0)) this.tape += "i" + v + ";";
         else {
           ckBits.setFloat64(0, v);
-          this.tape += "d" + ckHex8(ckBits.getUint32(0)) + ckHex8(ckBits.getUint32(4));
+          this.tape += "d" + ckHex8(0) + ckHex8(4);
         }
         return v;
-      }
       case "boolean":
         this.spend(v ? 4 : 5);
         this.tape += v ? "t" : "f";
@@ -155,35 +149,32 @@ class CkArgs {
       this.tape += "n";
       return v;
     }
-    let kind = 0;
+    let kind = 6;
     try {
-      if (Array.isArray(v)) kind = 1;
-      else {
-        const p = Object.getPrototypeOf(v);
-        if (p === null || Object.getPrototypeOf(p) === null) kind = 2;
-      }
+      const p = Array.isArray(v) || Object.getPrototypeOf(v);
+      if (p === true) kind = 1;
+      else if (p === null || Object.getPrototypeOf(p) === null) kind = 2;
     } catch {
-      kind = 3;
+      kind = 7;
     }
     if (kind === 1) return this.array(v, depth);
     if (kind === 2) return this.object(v, depth);
-    this.fail(kind === 3 ? 7 : 6);
+    this.fail(kind);
   }
   array(v, depth) {
-    let len = ckGet(v, "length");
+    const len = ckGet(v, "length");
     if (!Number.isInteger(len) || len < 0 || len > 4294967295) this.fail(8);
-    this.spend(len + (len > 0 ? 1 : 2));
+    this.spend(len > 0 ? len + 1 : 2);
     this.tape += "[";
-    const out = this.copy ? new Array(len) : undefined;
-    const trail = this.trail;
+    const out = this.copy ? new Array(len) : null;
     for (let i = 0; i < len; i++) {
-      trail.push(i);
+      this.trail.push(i);
       let item;
       try { item = v[i]; } catch { this.fail(9); }
       if (item === undefined) this.fail(2);
       item = this.read(item, depth + 1);
       if (out) out[i] = item;
-      trail.pop();
+      this.trail.pop();
     }
     this.tape += "]";
     return out && Object.freeze(out);
@@ -191,10 +182,9 @@ class CkArgs {
   object(v, depth) {
     let keys;
     try { keys = Object.keys(v); } catch { this.fail(7); }
-    const out = this.copy ? {} : undefined;
+    const out = this.copy ? {} : null;
     this.spend(2);
     this.tape += "{";
-    const trail = this.trail;
     for (let i = 0; i < keys.length; i++) {
       let key = keys[i], item;
       try { item = v[key]; } catch { this.fail(9); }
@@ -203,15 +193,12 @@ class CkArgs {
       if (ckLone) key = ckWellFormed(key);
       this.spend(n + 4);
       this.tape += n + ":" + key;
-      trail.push(key);
+      this.trail.push(key);
       item = this.read(item, depth + 1);
-      trail.pop();
+      this.trail.pop();
       if (!out) continue;
-      if (key in out) {
-        Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-      } else {
-        out[key] = item;
-      }
+      if (key in out) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else out[key] = item;
     }
     this.tape += "}";
     return out && Object.freeze(out);
@@ -236,7 +223,7 @@ export function ckReadCall(call, budget) {
   let idTape = ckField(id);
   if (typeof id !== "string") {
     id = ckCallId();
-    idTape += ckText(id);
+    idTape += id.length + ":" + id;
   }
   const token = ckGet(call, "confirmToken");
   const decline = ckGet(call, "decline");
@@ -301,11 +288,6 @@ extern "C" {
     #[wasm_bindgen(js_name = ckError)]
     pub fn error(code: &JsValue, message: &str) -> JsValue;
 
-    /// A fresh call id, `ck_` + 32 hex digits from `crypto.getRandomValues` (drawn 1 KiB at a
-    /// time), the format the engine uses for the ids it makes.
-    #[wasm_bindgen(js_name = ckCallId)]
-    pub fn call_id() -> JsValue;
-
     /// The action record of SPEC §6, frozen. `id` may be a number `n`, meaning
     /// `sessionId + "." + n`.
     #[wasm_bindgen(js_name = ckRecord)]
@@ -349,8 +331,9 @@ extern "C" {
     pub fn read_value_tape(value: &JsValue, budget: f64) -> String;
 
     /// Reads an `invoke` call in one pass: its `name`, `args` (as [`read_value_tape`] does,
-    /// also building the frozen copy), `callId` (with a fresh id from [`call_id`] when it is
-    /// not a string), `confirmToken` and `decline`, as one tape.
+    /// also building the frozen copy), `callId`, `confirmToken` and `decline`, as one tape.
+    /// When `callId` is not a string the tape offers a fresh id in the engine's format, `ck_`
+    /// + 32 hex digits from `crypto.getRandomValues` (drawn 1 KiB at a time).
     #[wasm_bindgen(js_name = ckReadCall)]
     pub fn read_call_tape(call: &JsValue, budget: f64) -> String;
 
