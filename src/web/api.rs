@@ -610,7 +610,7 @@ impl Inner {
         // carry it never decode it back from wasm memory. An absent id is the fresh one the
         // reading pass made, in the engine's own format.
         let call_id = match fields.call_id {
-            Field::Undefined | Field::Null => {
+            Field::Absent => {
                 let id = fields.fresh_id;
                 if let Some(id) = &id {
                     seed_call_id(id, &call_id_js());
@@ -633,7 +633,7 @@ impl Inner {
             }
         };
         let confirm_token = match fields.confirm_token {
-            Field::Undefined | Field::Null => None,
+            Field::Absent => None,
             Field::Text(token) => Some(token),
             Field::Other => {
                 host_rejection.get_or_insert(Error::BadToken);

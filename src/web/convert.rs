@@ -26,8 +26,8 @@
 //! - `i` decimal `;`: a safe integer (never -0); `d` 16 hex digits: any other number's bits;
 //! - `s` *len* `:` *text*: a string of *len* UTF-8 bytes;
 //! - `[` values `]`; `{` (*len* `:` *key* value)… `}`;
-//! - instead of a value, at the top: `#` *size* (over the budget after *size* bytes) or `!`
-//!   *why* *path* (not JSON data: *why* is a digit, see [`not_json_reason`]).
+//! - instead of a value, at the top: `#` *size* `;` (over the budget after *size* bytes) or
+//!   `!` *why* *path* (not JSON data: *why* is a digit, see [`not_json_reason`]).
 //!
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 
@@ -55,10 +55,8 @@ pub fn read_value(value: &JsValue, budget: usize) -> Result<Value, Error> {
 pub enum Field {
     /// A string (lone surrogates as U+FFFD).
     Text(String),
-    /// `undefined` (or absent).
-    Undefined,
-    /// `null`.
-    Null,
+    /// `undefined` (or missing) or `null`.
+    Absent,
     /// Anything else.
     Other,
 }
@@ -159,7 +157,8 @@ impl<'a> Tape<'a> {
         loop {
             match self.byte()? {
                 b if b == end => return Some(n),
-                b @ b'0'..=b'9' => n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?,
+                // The bound keeps `n * 10 + 9` in range without 128-bit overflow checks.
+                b @ b'0'..=b'9' if n < 1 << 59 => n = n * 10 + u64::from(b - b'0'),
                 _ => return None,
             }
         }
@@ -177,35 +176,31 @@ impl<'a> Tape<'a> {
     fn field(&mut self) -> Field {
         match self.byte() {
             Some(b's') => self.text().map_or(Field::Other, Field::Text),
-            Some(b'u') => Field::Undefined,
-            Some(b'z') => Field::Null,
+            Some(b'u') => Field::Absent,
             _ => Field::Other,
         }
     }
 
     /// The rest of the tape: a value, or why there is none.
     fn args(&mut self, budget: usize) -> Result<Value, Error> {
-        let rest = self.rest();
-        if let Some(size) = rest.strip_prefix('#') {
-            let size = size
-                .bytes()
-                .try_fold(0usize, |n, b| {
-                    b.is_ascii_digit()
-                        .then(|| n.saturating_mul(10).saturating_add(usize::from(b - b'0')))
+        match self.text.as_bytes().get(self.at) {
+            Some(b'#') => {
+                self.at += 1;
+                let size = self.number(b';').unwrap_or(u64::MAX);
+                Err(Error::ArgsTooLarge {
+                    size: usize::try_from(size).unwrap_or(usize::MAX),
+                    max: budget,
                 })
-                .unwrap_or(usize::MAX);
-            return Err(Error::ArgsTooLarge { size, max: budget });
-        }
-        if let Some(why) = rest.strip_prefix('!') {
-            let (path, what) = match why.as_bytes().first() {
-                Some(&digit) => (why.get(1..).unwrap_or_default(), not_json_reason(digit)),
-                None => ("args", not_json_reason(b'7')),
-            };
-            return Err(not_json(path, what));
-        }
-        match self.value() {
-            Some(value) if self.at == self.text.len() => Ok(value),
-            _ => Err(not_json("args", not_json_reason(b'7'))),
+            }
+            Some(b'!') => {
+                self.at += 1;
+                let why = self.byte().unwrap_or_default();
+                Err(not_json(self.rest(), not_json_reason(why)))
+            }
+            _ => match self.value() {
+                Some(value) if self.at == self.text.len() => Ok(value),
+                _ => Err(not_json("args", not_json_reason(b'7'))),
+            },
         }
     }
 

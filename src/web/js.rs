@@ -92,7 +92,7 @@ function ckText(s) {
   return n + ":" + (ckLone ? ckWellFormed(s) : s);
 }
 function ckField(v) {
-  return typeof v === "string" ? "s" + ckText(v) : v === undefined ? "u" : v === null ? "z" : "x";
+  return typeof v === "string" ? "s" + ckText(v) : v === undefined || v === null ? "u" : "x";
 }
 const ckBits = new DataView(new ArrayBuffer(8));
 const ckHex8 = (i) => ckBits.getUint32(i).toString(16).padStart(8, "0");
@@ -109,7 +109,7 @@ class CkArgs {
   }
   spend(n) {
     if ((this.spent += n) <= this.budget) return;
-    this.tape = "#" + this.spent;
+    this.tape = "#" + this.spent + ";";
     throw this;
   }
   fail(why) {
