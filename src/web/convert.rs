@@ -25,7 +25,8 @@
 //! - `n`, `t`, `f`: null, true, false;
 //! - `i` decimal `;`: a safe integer (never -0); `d` 16 hex digits: any other number's bits;
 //! - `s` *len* `:` *text*: a string of *len* UTF-8 bytes;
-//! - `[` values `]`; `{` (*len* `:` *key* value)… `}`;
+//! - `[` *n* `:` values `]`; `{` *n* `:` (*len* `:` *key* value)… `}`, where *n* is the
+//!   array's length or the object's number of keys (an undefined property is left out);
 //! - instead of a value, at the top: `#` *size* `;` (over the budget after *size* bytes) or
 //!   `!` *why* *path* (not JSON data: *why* is a digit, see [`not_json_reason`]).
 //!
@@ -173,6 +174,13 @@ impl<'a> Tape<'a> {
         Some(text.to_owned())
     }
 
+    /// The item count that opens an array or object: its length, or its number of keys (some
+    /// may be left out). The engine remembers a thousand calls' args, so their vectors are
+    /// made to size rather than grown.
+    fn capacity(&mut self) -> Option<usize> {
+        Some(usize::try_from(self.number(b':')?).ok()?.min(1024))
+    }
+
     fn field(&mut self) -> Field {
         match self.byte() {
             Some(b's') => self.text().map_or(Field::Other, Field::Text),
@@ -224,7 +232,7 @@ impl<'a> Tape<'a> {
             }
             b's' => Value::String(self.text()?),
             b'[' => {
-                let mut items = Vec::new();
+                let mut items = Vec::with_capacity(self.capacity()?);
                 while self.text.as_bytes().get(self.at) != Some(&b']') {
                     items.push(self.value()?);
                 }
@@ -232,7 +240,7 @@ impl<'a> Tape<'a> {
                 Value::Array(items)
             }
             b'{' => {
-                let mut fields = Vec::new();
+                let mut fields = Vec::with_capacity(self.capacity()?);
                 while self.text.as_bytes().get(self.at) != Some(&b'}') {
                     let key = self.text()?;
                     fields.push((key, self.value()?));

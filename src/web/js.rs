@@ -165,7 +165,7 @@ class CkArgs {
     const len = ckGet(v, "length");
     if (!Number.isInteger(len) || len < 0 || len > 4294967295) this.fail(8);
     this.spend(len > 0 ? len + 1 : 2);
-    this.tape += "[";
+    this.tape += "[" + len + ":";
     const out = this.copy ? new Array(len) : null;
     for (let i = 0; i < len; i++) {
       this.trail.push(i);
@@ -184,7 +184,7 @@ class CkArgs {
     try { keys = Object.keys(v); } catch { this.fail(7); }
     const out = this.copy ? {} : null;
     this.spend(2);
-    this.tape += "{";
+    this.tape += "{" + keys.length + ":";
     for (let i = 0; i < keys.length; i++) {
       let key = keys[i], item;
       try { item = v[key]; } catch { this.fail(9); }
