@@ -30,6 +30,11 @@
 //! - instead of a value, at the top: `#` *size* `;` (over the budget after *size* bytes) or
 //!   `!` *why* *path* (not JSON data: *why* is a digit, see [`not_json_reason`]).
 //!
+//! A call's tape ([`read_call`]) starts with its fields, each `s` *len* `:` *text* (a string),
+//! `u` (undefined or null) or `x` (anything else): `name`; `callId`, followed by *len* `:` a
+//! fresh id when it is not a string; `confirmToken`. Then `1` or `0` for `decline`, then the
+//! args as above, or `u` when they are undefined.
+//!
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 
 use std::cell::RefCell;
