@@ -967,6 +967,9 @@ impl Inner {
         Some(Approver { id, role })
     }
 
+    /// The frozen JS snapshot of a call's args. `invoke` registered the copy its reading pass
+    /// made; args that came another way (a provider tool call, absent args) get theirs here,
+    /// built from the `Value` the first time they are needed.
     fn snapshot(&self, args: &Rc<Value>) -> JsValue {
         if let Some((_, js)) = self
             .snapshots
