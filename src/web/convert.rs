@@ -5,8 +5,9 @@
 //! instances, non-finite numbers, undefined array items, cycles and nesting deeper than
 //! [`MAX_DEPTH`]) with a message that names the path, and stops early once the JSON would
 //! exceed the size limit, so a hostile million-key object costs no more than the limit allows.
-//! A Proxy whose trap throws, or a throwing getter, is refused the same way; an undefined
-//! property is skipped, as `JSON.stringify` skips it. For `invoke` the same pass also builds
+//! A Proxy whose trap throws, or a throwing getter, is refused the same way (every read is in
+//! a `try`: an exception crossing into the wasm would make `invoke` throw and skip its
+//! cleanup); an undefined property is skipped, as `JSON.stringify` skips it. For `invoke` the same pass also builds
 //! the deeply frozen copy that `run` and the record receive, with each lone surrogate as
 //! U+FFFD, as the [`Value`] has it. Walking it from Rust instead cost two or three crossings
 //! per value (kind, key, `Reflect.get`, a string decode) and as many again to build the copy.
