@@ -11,6 +11,7 @@
 mod engine_support;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use coworkkit::core::control::Control;
 use coworkkit::core::engine::{
@@ -293,7 +294,7 @@ impl Model {
                     args: if *unreadable {
                         Err(Error::InvalidArgs("args.f: is a function".into()))
                     } else {
-                        Ok(args_value.clone())
+                        Ok(Rc::new(args_value.clone()))
                     },
                     call_id: call_id.map(|c| format!("c{c}")),
                     confirm_token: token.clone(),

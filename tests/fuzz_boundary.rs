@@ -20,6 +20,7 @@
 mod engine_support;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use coworkkit::core::card::{
@@ -629,7 +630,7 @@ impl World {
                 };
                 let request = InvokeRequest {
                     name: name.clone(),
-                    args: args.clone(),
+                    args: args.clone().map(Rc::new),
                     call_id,
                     confirm_token: token.clone(),
                     decline: *decline,

@@ -172,7 +172,9 @@ pub struct InvokeRequest {
     /// Action name.
     pub name: String,
     /// The args, or why the host could not read them as plain JSON (function, cycle, NaN…).
-    pub args: Result<Value, Error>,
+    /// Shared, so the host can keep its own handle on the snapshot it hands in: the effects
+    /// about this call carry the same `Rc`, which tells the host which call they concern.
+    pub args: Result<Rc<Value>, Error>,
     /// The agent's `callId`; generated (`ck_` + 32 hex digits) when absent.
     pub call_id: Option<String>,
     /// A soft token from an earlier `needs_confirmation`.
@@ -190,7 +192,7 @@ impl InvokeRequest {
     pub fn new(name: impl Into<String>, args: Value) -> Self {
         InvokeRequest {
             name: name.into(),
-            args: Ok(args),
+            args: Ok(Rc::new(args)),
             call_id: None,
             confirm_token: None,
             decline: false,
@@ -837,7 +839,7 @@ impl<R: Clone> Engine<R> {
         if self.disposed {
             // A snapshot of harmless size is kept for the record; a huge one is not worth it.
             if !args.deeper_than(MAX_DEPTH) && args.json_len() <= self.config.max_args_bytes {
-                refusal.args = Rc::new(args);
+                refusal.args = args;
             }
             return self.refuse_disposed(refusal, now);
         }
@@ -860,7 +862,7 @@ impl<R: Clone> Engine<R> {
                 now,
             );
         }
-        refusal.args = Rc::new(args);
+        refusal.args = args;
 
         if let Some(&known) = refusal
             .call_id

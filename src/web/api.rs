@@ -16,7 +16,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{AbortController, Element};
 
 use super::card::{CardLayer, Decision};
-use super::convert::{get, key, name, read_value, seed_name, set, write_frozen};
+use super::convert::{
+    call_id_js, get, key, name, read_call, seed_call_id, set, write_frozen, Field,
+};
 use super::hand::{read_element_spec, ElementTarget, HandUi};
 use super::interop::{read_input, thrown_error, verdict, ActionInput, Check};
 use super::js;
@@ -128,13 +130,16 @@ pub(crate) struct Inner {
     /// Answers that arrived while `submit` was still draining, before it made a promise.
     early: RefCell<Vec<(Ticket, JsValue)>>,
     /// The frozen JS snapshot of each live call's arguments, keyed by the engine's `Rc<Value>`:
-    /// made once, so the summary, `run`, events and the record all see the same object.
+    /// made once (by `invoke`'s reading pass, or from the `Value` when first needed), so the
+    /// summary, `run`, events and the record all see the same object.
     snapshots: RefCell<Vec<(Rc<Value>, JsValue)>>,
     subscribers: RefCell<Vec<Subscriber>>,
     next_subscriber: Cell<u32>,
     card: RefCell<Option<CardLayer>>,
     timer: RefCell<Option<(f64, Timeout)>>,
     abort: AbortController,
+    /// `abort.signal`, read once: every `ctx` carries it.
+    signal: JsValue,
     page_hide: RefCell<Option<EventListener>>,
     pub(crate) disposed: Cell<bool>,
     /// One JS function per instance, `(kind, id) => void`, that disposers and unsubscribe
@@ -290,6 +295,7 @@ impl Coworkkit {
         let session_id = hex(&session);
         let engine = Engine::new(config, session_id, Box::new(entropy));
 
+        let abort = AbortController::new()?;
         let inner = Rc::new_cyclic(|me| Inner {
             me: me.clone(),
             engine: RefCell::new(engine),
@@ -306,7 +312,8 @@ impl Coworkkit {
             next_subscriber: Cell::new(0),
             card: RefCell::new(None),
             timer: RefCell::new(None),
-            abort: AbortController::new().expect("AbortController"),
+            signal: abort.signal().into(),
+            abort,
             page_hide: RefCell::new(None),
             disposed: Cell::new(false),
             release: {
@@ -517,7 +524,10 @@ impl Inner {
     }
 
     fn invoke(&self, call: &JsValue) -> Promise {
-        let request = self.read_call(call);
+        let (request, copy) = self.read_call(call);
+        if let (Ok(args), Some(copy)) = (&request.args, copy) {
+            self.snapshots.borrow_mut().push((args.clone(), copy));
+        }
         self.invoke_request(request)
     }
 
@@ -560,6 +570,11 @@ impl Inner {
     fn submit(&self, request: InvokeRequest) -> Promise {
         let ticket = self.engine.borrow_mut().invoke(request, now());
         self.drain();
+        // A snapshot whose args the engine no longer holds belongs to no call (one answered
+        // from memory, a confirming call that continued another): drop it.
+        self.snapshots
+            .borrow_mut()
+            .retain(|(args, _)| Rc::strong_count(args) > 1);
         let early = {
             let mut early = self.early.borrow_mut();
             let at = early.iter().position(|(t, _)| *t == ticket);
@@ -575,63 +590,68 @@ impl Inner {
         promise
     }
 
-    fn read_call(&self, call: &JsValue) -> InvokeRequest {
-        let name = get(call, "name").as_string().unwrap_or_default();
+    /// Reads a call in one crossing. Beside the request comes the frozen JS copy of its args
+    /// (when they were given and are plain JSON data), which [`invoke`](Self::invoke) keeps
+    /// as the call's snapshot.
+    fn read_call(&self, call: &JsValue) -> (InvokeRequest, Option<JsValue>) {
         let max = self.engine.borrow().config().max_args_bytes;
-        let raw = get(call, "args");
-        let args = if raw.is_undefined() {
-            Ok(Value::Object(Vec::new()))
-        } else {
-            read_value(&raw, max)
+        let fields = read_call(call, max);
+        let name = match fields.name {
+            Field::Text(name) => name,
+            _ => String::new(),
+        };
+        let (args, copy) = match fields.args {
+            None => (Ok(Value::Object(Vec::new())), None),
+            Some(Ok((value, copy))) => (Ok(value), Some(copy)),
+            Some(Err(error)) => (Err(error), None),
         };
         let mut host_rejection = None;
-        // The id's JS string is kept in the name cache, so the ctx, record and outcome that
-        // carry it never decode it back from wasm memory. An absent id is made here, in JS,
-        // in the engine's own format (`ck_` + 32 hex digits of `crypto.getRandomValues`).
-        let call_id = match get(call, "callId") {
-            v if v.is_undefined() || v.is_null() => {
-                let v = js::call_id();
-                v.as_string().inspect(|s| seed_name(s, &v))
+        // The id's JS string is kept (`seed_call_id`), so the ctx, record and outcome that
+        // carry it never decode it back from wasm memory. An absent id is the fresh one the
+        // reading pass made, in the engine's own format.
+        let call_id = match fields.call_id {
+            Field::Absent => {
+                let id = fields.fresh_id;
+                if let Some(id) = &id {
+                    seed_call_id(id, &call_id_js());
+                }
+                id
             }
-            v => match v.as_string() {
-                Some(s) if !s.is_empty() && s.len() <= 256 => {
-                    // A lone surrogate was read as U+FFFD; such an id is not cached, so every
-                    // outcome and record carries the same (well-formed) text.
-                    if !s.as_bytes().windows(3).any(|w| w == "\u{FFFD}".as_bytes()) {
-                        seed_name(&s, &v);
-                    }
-                    Some(s)
+            Field::Text(id) if !id.is_empty() && id.len() <= 256 => {
+                // A lone surrogate was read as U+FFFD; such an id is not cached, so every
+                // outcome and record carries the same (well-formed) text.
+                if !id.as_bytes().windows(3).any(|w| w == "\u{FFFD}".as_bytes()) {
+                    seed_call_id(&id, &call_id_js());
                 }
-                _ => {
-                    host_rejection = Some(Error::InvalidArgs(
-                        "callId must be a non-empty string of at most 256 bytes".into(),
-                    ));
-                    None
-                }
-            },
+                Some(id)
+            }
+            _ => {
+                host_rejection = Some(Error::InvalidArgs(
+                    "callId must be a non-empty string of at most 256 bytes".into(),
+                ));
+                None
+            }
         };
-        let confirm_token = match get(call, "confirmToken") {
-            v if v.is_undefined() || v.is_null() => None,
-            v => match v.as_string() {
-                Some(s) => Some(s),
-                None => {
-                    host_rejection.get_or_insert(Error::BadToken);
-                    None
-                }
-            },
+        let confirm_token = match fields.confirm_token {
+            Field::Absent => None,
+            Field::Text(token) => Some(token),
+            Field::Other => {
+                host_rejection.get_or_insert(Error::BadToken);
+                None
+            }
         };
-        let decline = get(call, "decline").is_truthy();
         if host_rejection.is_none() {
             host_rejection = self.element_rejection(&name, args.as_ref().ok());
         }
-        InvokeRequest {
+        let request = InvokeRequest {
             name,
-            args,
+            args: args.map(Rc::new),
             call_id,
             confirm_token,
-            decline,
+            decline: fields.decline,
             host_rejection,
-        }
+        };
+        (request, copy)
     }
 
     fn dispose(&self) {
@@ -785,7 +805,7 @@ impl Inner {
             &name(call_id),
             &key(control.as_str()),
             &approver.map_or(JsValue::NULL, approver_js),
-            &self.abort.signal(),
+            &self.signal,
         );
         let snapshot = self.snapshot(args);
         match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {
@@ -947,6 +967,9 @@ impl Inner {
         Some(Approver { id, role })
     }
 
+    /// The frozen JS snapshot of a call's args. `invoke` registered the copy its reading pass
+    /// made; args that came another way (a provider tool call, absent args) get theirs here,
+    /// built from the `Value` the first time they are needed.
     fn snapshot(&self, args: &Rc<Value>) -> JsValue {
         if let Some((_, js)) = self
             .snapshots

@@ -1,154 +1,261 @@
 //! Crossing the boundary: JavaScript values to [`Value`] and back, without serde on the hot path.
 //!
-//! Reading walks the JS value once with `typeof` checks and `Reflect`, refusing anything that is
-//! not plain JSON data (functions, symbols, `BigInt`, class instances, non-finite numbers,
-//! cycles) with a message that names the path, and stops early once the JSON would exceed the
-//! size limit, so a hostile million-key object costs no more than the limit allows.
+//! Reading is one JS pass (`CkArgs` in [`js`](super::js)): it walks the value with `typeof`
+//! checks, refusing anything that is not plain JSON data (functions, symbols, `BigInt`, class
+//! instances, non-finite numbers, undefined array items, cycles and nesting deeper than
+//! [`MAX_DEPTH`]) with a message that names the path, and stops early once the JSON would
+//! exceed the size limit, so a hostile million-key object costs no more than the limit allows.
+//! A Proxy whose trap throws, or a throwing getter, is refused the same way (every read is in
+//! a `try`: an exception crossing into the wasm would make `invoke` throw and skip its
+//! cleanup); an undefined property is skipped, as `JSON.stringify` skips it. For `invoke` the same pass also builds
+//! the deeply frozen copy that `run` and the record receive, with each lone surrogate as
+//! U+FFFD, as the [`Value`] has it. Walking it from Rust instead cost two or three crossings
+//! per value (kind, key, `Reflect.get`, a string decode) and as many again to build the copy.
+//!
+//! The size is counted as the walk goes, in UTF-8 bytes: 4 or 5 for a literal; a number's
+//! digits (25, the most any double prints as, for a fraction or a magnitude of 10^15 or more);
+//! a string's bytes + 2 (escapes are not counted: the engine measures the exact JSON again);
+//! 2 + a comma per item for an array, counted from its `length` before any item is read (so a
+//! Proxy claiming 2^32 − 1 items stops at once); 2 for an object and the key's bytes + 4 per
+//! property. The copy's properties are plain own data properties: a key the new object would
+//! inherit (`__proto__`, `constructor`…) is defined, not assigned, so no prototype setter runs.
+//!
+//! The pass hands Rust a *tape*, one string that [`Tape`] decodes (the text reaches Rust as
+//! UTF-8, lone surrogates as U+FFFD, which the lengths below count):
+//!
+//! - `n`, `t`, `f`: null, true, false;
+//! - `i` decimal `;`: a safe integer (never -0); `d` 16 hex digits: any other number's bits;
+//! - `s` *len* `:` *text*: a string of *len* UTF-8 bytes;
+//! - `[` *n* `:` values `]`; `{` *n* `:` (*len* `:` *key* value)… `}`, where *n* is the
+//!   array's length or the object's number of keys (an undefined property is left out);
+//! - instead of a value, at the top: `#` *size* `;` (over the budget after *size* bytes) or
+//!   `!` *why* *path* (not JSON data: *why* is a digit, see [`not_json_reason`]).
+//!
+//! A call's tape ([`read_call`]) starts with its fields, each `s` *len* `:` *text* (a string),
+//! `u` (undefined or null) or `x` (anything else): `name`; `callId`, followed by *len* `:` a
+//! fresh id when it is not a string; `confirmToken`. Then `1` or `0` for `decline`, then the
+//! args as above, or `u` when they are undefined.
+//!
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 
 use std::cell::RefCell;
 
 use js_sys::{Array, Object, Reflect};
-use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use super::js;
 use crate::core::error::Error;
 use crate::core::value::Value;
 
-#[wasm_bindgen]
-extern "C" {
-    // js-sys declares this as infallible, but a revoked Proxy or a throwing trap makes it
-    // throw; an exception crossing wasm would make `invoke` throw and skip our cleanup.
-    // (`ckKind` in js.rs likewise catches for `Array.isArray` and `getPrototypeOf`.)
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
-    fn try_keys(value: &JsValue) -> Result<Array, JsValue>;
-}
-
 /// Deeper than this is refused: it is never useful for an agent's arguments, and it bounds the
-/// recursion (a cyclic object is caught here too).
+/// recursion (a cyclic object is caught here too). `CkArgs` in js.rs has the same number.
 pub const MAX_DEPTH: usize = 64;
 
 /// Reads a JS value as plain JSON data. `budget` is the largest JSON size (in UTF-8 bytes)
 /// that is acceptable; going past it is `args_too_large` even before the walk ends.
 pub fn read_value(value: &JsValue, budget: usize) -> Result<Value, Error> {
-    let mut reader = Reader { spent: 0, budget };
-    let mut path = String::from("args");
-    reader.read(value, &mut path, 0)
+    let tape = js::read_value_tape(value, budget as f64);
+    Tape::new(&tape).args(budget)
 }
 
-struct Reader {
-    spent: usize,
-    budget: usize,
+/// One field of an `invoke` call as JS had it.
+pub enum Field {
+    /// A string (lone surrogates as U+FFFD).
+    Text(String),
+    /// `undefined` (or missing) or `null`.
+    Absent,
+    /// Anything else.
+    Other,
 }
 
-impl Reader {
-    fn spend(&mut self, bytes: usize) -> Result<(), Error> {
-        self.spent += bytes;
-        if self.spent > self.budget {
-            return Err(Error::ArgsTooLarge {
-                size: self.spent,
-                max: self.budget,
-            });
-        }
-        Ok(())
+/// An `invoke` call, read in one crossing by [`read_call`].
+pub struct CallFields {
+    /// `name`.
+    pub name: Field,
+    /// `args`: `None` when undefined; else the value and its frozen JS copy, or why it is not
+    /// plain JSON data within the budget.
+    pub args: Option<Result<(Value, JsValue), Error>>,
+    /// `callId`.
+    pub call_id: Field,
+    /// A fresh id in the engine's format (`ck_` + 32 hex digits of `crypto.getRandomValues`),
+    /// made in JS when `callId` is not a string, for the caller to use if it is absent.
+    pub fresh_id: Option<String>,
+    /// `confirmToken`.
+    pub confirm_token: Field,
+    /// `decline`, truthy.
+    pub decline: bool,
+}
+
+/// Reads an `invoke` call object (see [`CallFields`]); `budget` as in [`read_value`]. Every
+/// property is read once, in the order `name`, `args`, `callId`, `confirmToken`, `decline`;
+/// a getter that throws reads as `undefined`.
+pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
+    let text = js::read_call_tape(call, budget as f64);
+    let mut tape = Tape::new(&text);
+    let name = tape.field();
+    let call_id = tape.field();
+    let fresh_id = match call_id {
+        Field::Text(_) => None,
+        _ => tape.text(),
+    };
+    let confirm_token = tape.field();
+    let decline = tape.byte() == Some(b'1');
+    let args = if tape.rest() == "u" {
+        None
+    } else {
+        Some(tape.args(budget).map(|value| (value, js::take_copy())))
+    };
+    CallFields {
+        name,
+        args,
+        call_id,
+        fresh_id,
+        confirm_token,
+        decline,
+    }
+}
+
+/// The JS string of the `callId` the last [`read_call`] read: the one given, or the fresh one.
+pub fn call_id_js() -> JsValue {
+    js::take_id()
+}
+
+/// What the `!` *why* digit of a tape means.
+fn not_json_reason(why: u8) -> &'static str {
+    match why {
+        b'0' => "is nested too deeply (or is cyclic)",
+        b'1' => "is not a finite number",
+        b'2' => "is undefined",
+        b'3' => "is a function",
+        b'4' => "is a symbol",
+        b'5' => "is a BigInt",
+        b'6' => "is not a plain object",
+        b'7' => "cannot be read",
+        b'8' => "has an unreadable length",
+        _ => "has a throwing getter",
+    }
+}
+
+/// A reader of the tape the JS pass makes (the format is in the module docs). A tape that does
+/// not decode (it never happens: both ends are ours) reads as unreadable args, not a panic.
+struct Tape<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Tape<'a> {
+    fn new(text: &'a str) -> Self {
+        Tape { text, at: 0 }
     }
 
-    fn read(&mut self, value: &JsValue, path: &mut String, depth: usize) -> Result<Value, Error> {
-        if depth > MAX_DEPTH {
-            return Err(not_json(path, "is nested too deeply (or is cyclic)"));
+    fn byte(&mut self) -> Option<u8> {
+        let b = *self.text.as_bytes().get(self.at)?;
+        self.at += 1;
+        Some(b)
+    }
+
+    fn rest(&self) -> &'a str {
+        self.text.get(self.at..).unwrap_or_default()
+    }
+
+    /// Decimal digits up to `end`, which is consumed.
+    fn number(&mut self, end: u8) -> Option<u64> {
+        let mut n: u64 = 0;
+        loop {
+            match self.byte()? {
+                b if b == end => return Some(n),
+                // The bound keeps `n * 10 + 9` in range without 128-bit overflow checks.
+                b @ b'0'..=b'9' if n < 1 << 59 => n = n * 10 + u64::from(b - b'0'),
+                _ => return None,
+            }
         }
-        // One crossing says what the value is; a second reads it.
-        match super::js::kind(value) {
-            0 => {
-                self.spend(4)?;
-                Ok(Value::Null)
+    }
+
+    /// *len* `:` *text*.
+    fn text(&mut self) -> Option<String> {
+        let len = usize::try_from(self.number(b':')?).ok()?;
+        let end = self.at.checked_add(len)?;
+        let text = self.text.get(self.at..end)?;
+        self.at = end;
+        Some(text.to_owned())
+    }
+
+    /// The item count that opens an array or object: its length, or its number of keys (some
+    /// may be left out). The engine remembers a thousand calls' args, so their vectors are
+    /// made to size rather than grown.
+    fn capacity(&mut self) -> Option<usize> {
+        Some(usize::try_from(self.number(b':')?).ok()?.min(1024))
+    }
+
+    fn field(&mut self) -> Field {
+        match self.byte() {
+            Some(b's') => self.text().map_or(Field::Other, Field::Text),
+            Some(b'u') => Field::Absent,
+            _ => Field::Other,
+        }
+    }
+
+    /// The rest of the tape: a value, or why there is none.
+    fn args(&mut self, budget: usize) -> Result<Value, Error> {
+        match self.text.as_bytes().get(self.at) {
+            Some(b'#') => {
+                self.at += 1;
+                let size = self.number(b';').unwrap_or(u64::MAX);
+                Err(Error::ArgsTooLarge {
+                    size: usize::try_from(size).unwrap_or(usize::MAX),
+                    max: budget,
+                })
             }
-            1 => {
-                let b = value.is_truthy();
-                self.spend(if b { 4 } else { 5 })?;
-                Ok(Value::Bool(b))
+            Some(b'!') => {
+                self.at += 1;
+                let why = self.byte().unwrap_or_default();
+                Err(not_json(self.rest(), not_json_reason(why)))
             }
-            2 => {
-                let n = value.as_f64().unwrap_or(f64::NAN);
-                if !n.is_finite() {
-                    return Err(not_json(path, "is not a finite number"));
+            _ => match self.value() {
+                Some(value) if self.at == self.text.len() => Ok(value),
+                _ => Err(not_json("args", not_json_reason(b'7'))),
+            },
+        }
+    }
+
+    fn value(&mut self) -> Option<Value> {
+        Some(match self.byte()? {
+            b'n' => Value::Null,
+            b't' => Value::Bool(true),
+            b'f' => Value::Bool(false),
+            b'i' => {
+                let negative = self.text.as_bytes().get(self.at) == Some(&b'-');
+                self.at += usize::from(negative);
+                let n = self.number(b';')? as f64;
+                Value::Number(if negative { -n } else { n })
+            }
+            b'd' => {
+                let mut bits = 0u64;
+                for _ in 0..16 {
+                    bits = bits << 4 | u64::from(char::from(self.byte()?).to_digit(16)?);
                 }
-                self.spend(number_len(n))?;
-                Ok(Value::Number(n))
+                Value::Number(f64::from_bits(bits))
             }
-            3 => {
-                let s = value.as_string().unwrap_or_default();
-                self.spend(s.len() + 2)?;
-                Ok(Value::String(s))
+            b's' => Value::String(self.text()?),
+            b'[' => {
+                let mut items = Vec::with_capacity(self.capacity()?);
+                while self.text.as_bytes().get(self.at) != Some(&b']') {
+                    items.push(self.value()?);
+                }
+                self.at += 1;
+                Value::Array(items)
             }
-            4 => self.read_array(value, path, depth),
-            5 => self.read_object(value, path, depth),
-            kind => Err(not_json(
-                path,
-                match kind {
-                    6 => "is undefined",
-                    7 => "is a function",
-                    9 => "cannot be read",
-                    10 => "is a symbol",
-                    11 => "is a BigInt",
-                    _ => "is not a plain object",
-                },
-            )),
-        }
-    }
-
-    fn read_array(
-        &mut self,
-        value: &JsValue,
-        path: &mut String,
-        depth: usize,
-    ) -> Result<Value, Error> {
-        // Through `Reflect`: an array's length and items may be Proxy traps or getters.
-        let len = Reflect::get(value, &key("length"))
-            .ok()
-            .and_then(|n| n.as_f64())
-            .filter(|n| n.fract() == 0.0 && *n >= 0.0 && *n <= f64::from(u32::MAX))
-            .ok_or_else(|| not_json(path, "has an unreadable length"))? as u32;
-        self.spend(2 + len.saturating_sub(1) as usize)?;
-        let mut items = Vec::with_capacity(len.min(1024) as usize);
-        for i in 0..len {
-            let mark = path.len();
-            push_index(path, i);
-            let item =
-                Reflect::get_u32(value, i).map_err(|_| not_json(path, "has a throwing getter"))?;
-            if item.is_undefined() {
-                return Err(not_json(path, "is undefined"));
+            b'{' => {
+                let mut fields = Vec::with_capacity(self.capacity()?);
+                while self.text.as_bytes().get(self.at) != Some(&b'}') {
+                    let key = self.text()?;
+                    fields.push((key, self.value()?));
+                }
+                self.at += 1;
+                Value::Object(fields)
             }
-            items.push(self.read(&item, path, depth + 1)?);
-            path.truncate(mark);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn read_object(
-        &mut self,
-        value: &JsValue,
-        path: &mut String,
-        depth: usize,
-    ) -> Result<Value, Error> {
-        let keys = try_keys(value).map_err(|_| not_json(path, "cannot be read"))?;
-        let mut fields = Vec::with_capacity(keys.length().min(1024) as usize);
-        self.spend(2)?;
-        for key in keys.iter() {
-            let name = key.as_string().unwrap_or_default();
-            let item =
-                Reflect::get(value, &key).map_err(|_| not_json(path, "has a throwing getter"))?;
-            if item.is_undefined() {
-                continue; // as JSON.stringify does: an undefined property is absent
-            }
-            self.spend(name.len() + 4)?;
-            let mark = path.len();
-            path.push('.');
-            path.push_str(&name);
-            fields.push((name, self.read(&item, path, depth + 1)?));
-            path.truncate(mark);
-        }
-        Ok(Value::Object(fields))
+            _ => return None,
+        })
     }
 }
 
@@ -159,27 +266,6 @@ fn not_json(path: &str, what: &str) -> Error {
     message.push_str(what);
     message.push_str(", not JSON data");
     Error::InvalidArgs(message)
-}
-
-fn push_index(path: &mut String, i: u32) {
-    path.push('[');
-    path.push_str(&i.to_string());
-    path.push(']');
-}
-
-/// An upper bound on the length of a number's JSON text; exact for the usual small integers.
-fn number_len(n: f64) -> usize {
-    if n.fract() == 0.0 && n.abs() < 1e15 {
-        let mut digits = 1;
-        let mut rest = n.abs() as u64 / 10;
-        while rest > 0 {
-            digits += 1;
-            rest /= 10;
-        }
-        digits + usize::from(n < 0.0)
-    } else {
-        25
-    }
 }
 
 /// Builds a fresh, deeply frozen JS value from `value`.
@@ -227,9 +313,13 @@ pub fn set_own(object: &Object, key: &str, value: &JsValue) {
 /// How many recurring strings [`name`] keeps.
 const NAME_SLOTS: usize = 64;
 
+/// How many call ids [`seed_call_id`] keeps.
+const ID_SLOTS: usize = 4;
+
 thread_local! {
     static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
     static NAMES: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
+    static IDS: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The JS string for a fixed name, made once. Building every record, outcome and `ctx` key
@@ -248,17 +338,30 @@ pub fn key(name: &'static str) -> JsValue {
 }
 
 /// The JS string for a name that recurs at run time (action names, the session id, argument
-/// keys, a call's id, which its `ctx`, record and outcome all carry): a small least-recently-used
-/// cache by content, so each is decoded from wasm memory once rather than per object.
+/// keys, a call's id, which its `ctx`, record and outcome all carry): each is decoded from wasm
+/// memory once rather than per object. The ids of the calls just read come first (see
+/// [`seed_call_id`]); the rest is a small least-recently-used cache by content.
 pub fn name(text: &str) -> JsValue {
+    let id = IDS.with(|ids| {
+        let ids = ids.borrow();
+        ids.iter()
+            .rev()
+            .find(|(s, _)| s == text)
+            .map(|(_, js)| js.clone())
+    });
+    if let Some(js) = id {
+        return js;
+    }
     NAMES.with(|names| {
         let mut names = names.borrow_mut();
-        if let Some(at) = names.iter().position(|(s, _)| s == text) {
-            // Most recently used last: a hot action's name and its args' keys stay while
-            // each call's one-off id passes through.
-            let hit = names.remove(at);
-            let js = hit.1.clone();
-            names.push(hit);
+        // Most recently used last, and searched first: a hot action's name and the session id
+        // stay near the end while the one-off strings pass through.
+        if let Some(at) = names.iter().rposition(|(s, _)| s == text) {
+            let js = names[at].1.clone();
+            if at + 1 < names.len() {
+                let hit = names.remove(at);
+                names.push(hit);
+            }
             return js;
         }
         let js = JsValue::from_str(text);
@@ -278,21 +381,16 @@ extern "C" {
     fn reflect_set(target: &Object, key: &JsValue, value: &JsValue) -> bool;
 }
 
-/// Puts a string that came from JS into the name cache with its own JS value, so giving it back
-/// costs no decode.
-pub fn seed_name(text: &str, js: &JsValue) {
-    if text.len() > 300 {
-        return;
-    }
-    NAMES.with(|names| {
-        let mut names = names.borrow_mut();
-        if names.iter().any(|(s, _)| s == text) {
-            return;
+/// Keeps a call id that came from JS with its own JS value, so giving it back (in the call's
+/// `ctx`, outcome and record) costs no decode. Apart from the name cache: each call brings a
+/// new id, which would push the recurring names out of it and lengthen every search.
+pub fn seed_call_id(text: &str, js: &JsValue) {
+    IDS.with(|ids| {
+        let mut ids = ids.borrow_mut();
+        if ids.len() == ID_SLOTS {
+            ids.remove(0);
         }
-        if names.len() == NAME_SLOTS {
-            names.remove(0);
-        }
-        names.push((text.to_owned(), js.clone()));
+        ids.push((text.to_owned(), js.clone()));
     })
 }
 

@@ -11,6 +11,8 @@
 //! For manifests, a Standard JSON Schema export (`~standard.jsonSchema.input(...)`, as zod 4
 //! has) or the spec's `inputJsonSchema` gives the JSON Schema; else it is `{type: "object"}`.
 
+use std::rc::Rc;
+
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -240,10 +242,20 @@ impl Inner {
 
     /// Builds the engine request for a provider tool call.
     fn tool_request(&self, call: ToolCall) -> InvokeRequest {
-        let ToolCall { name, id, args, .. } = call;
+        let ToolCall {
+            name, id, mut args, ..
+        } = call;
+        let soft = matches!(
+            self.engine.borrow().action(&name),
+            Some((_, _, Control::Soft, _))
+        );
+        let mut fields = None;
+        if let (true, Ok(args)) = (soft, &mut args) {
+            fields = Some(take_confirm_fields(args));
+        }
         let mut request = InvokeRequest {
             name,
-            args,
+            args: args.map(Rc::new),
             call_id: None,
             confirm_token: None,
             decline: false,
@@ -258,12 +270,7 @@ impl Inner {
             }
             None => {}
         }
-        let soft = matches!(
-            self.engine.borrow().action(&request.name),
-            Some((_, _, Control::Soft, _))
-        );
-        if let (true, Ok(args)) = (soft, &mut request.args) {
-            let fields = take_confirm_fields(args);
+        if let Some(fields) = fields {
             request.confirm_token = fields.token;
             request.decline = fields.decline;
             if let Some(error) = fields.error {

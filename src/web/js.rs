@@ -8,12 +8,21 @@
 //! The same holds for the SDK's DOM (`ckHost`, `ckEl`: one crossing per element instead of one
 //! per attribute, and fewer distinct imports in the JS glue) and for "later" (`ckSettle`, in
 //! place of an async executor in the wasm).
+//!
+//! One part reads rather than builds: `ckReadCall` (and `ckReadValue`) walk an `invoke` call
+//! and its args in one crossing, by the rules that [`convert`](super::convert) documents, and
+//! hand Rust a tape of what they found. The walk refuses what is not plain JSON data and stops
+//! at the size limit, as SPEC §3.6 asks; everything about the call itself (an absent or bad
+//! `callId`, a bad token, the gate) is still decided in Rust from the tape.
+//!
+//! The JS has no comments because it ships as written (the snippet is not minified); the
+//! reasons live here and in `convert`.
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, Node, ShadowRoot};
 
-#[wasm_bindgen(inline_js = r#"
+#[wasm_bindgen(inline_js = r##"
 export function ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt) {
   const o = { callId, gate, ok };
   if (result !== undefined) o.result = result;
@@ -28,7 +37,7 @@ export function ckError(code, message) {
 const ckHex = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 const ckPool = new Uint8Array(1024);
 let ckUsed = ckPool.length;
-export function ckCallId() {
+function ckCallId() {
   if (ckUsed + 16 > ckPool.length) { crypto.getRandomValues(ckPool); ckUsed = 0; }
   let id = "ck_";
   for (let i = 0; i < 16; i++) id += ckHex[ckPool[ckUsed++]];
@@ -52,24 +61,185 @@ export function ckRecordOutcome(status, value, code, message) {
 export function ckContext(callId, control, approver, signal) {
   return { callId, control, approver, signal };
 }
-export function ckKind(v) {
-  switch (typeof v) {
-    case "string": return 3;
-    case "number": return 2;
-    case "boolean": return 1;
-    case "undefined": return 6;
-    case "function": return 7;
-    case "symbol": return 10;
-    case "bigint": return 11;
+function ckGet(o, k) {
+  try { return Reflect.get(o, k); } catch { return undefined; }
+}
+let ckLone;
+function ckUtf8(s) {
+  let n = s.length;
+  ckLone = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    n += c < 0x800 ? 1 : 2;
+    if ((c & 0xf800) !== 0xd800) continue;
+    if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    else ckLone = true;
   }
-  if (v === null) return 0;
-  try {
-    if (Array.isArray(v)) return 4;
-    const p = Object.getPrototypeOf(v);
-    return p === null || Object.getPrototypeOf(p) === null ? 5 : 8;
-  } catch {
-    return 9;
+  return n;
+}
+function ckWellFormed(s) {
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 && c >= 0xd800) out += s[i] + s[++i];
+    else out += (c & 0xf800) === 0xd800 ? "\ufffd" : s[i];
   }
+  return out;
+}
+function ckText(s) {
+  const n = ckUtf8(s);
+  return n + ":" + (ckLone ? ckWellFormed(s) : s);
+}
+function ckField(v) {
+  return typeof v === "string" ? "s" + ckText(v) : v === undefined || v === null ? "u" : "x";
+}
+const ckBits = new DataView(new ArrayBuffer(8));
+const ckHex8 = (i) => ckBits.getUint32(i).toString(16).padStart(8, "0");
+class CkArgs {
+  constructor(budget, copy) {
+    this.budget = budget;
+    this.spent = 0;
+    this.copy = copy;
+    this.tape = "";
+    this.trail = [];
+  }
+  all(v) {
+    try { return this.read(v, 0); } catch (e) { if (e !== this) throw e; }
+  }
+  spend(n) {
+    if ((this.spent += n) <= this.budget) return;
+    this.tape = "#" + this.spent + ";";
+    throw this;
+  }
+  fail(why) {
+    this.tape = "!" + why + this.trail.reduce((p, k) => p + (typeof k === "number" ? "[" + k + "]" : "." + k), "args");
+    throw this;
+  }
+  read(v, depth) {
+    if (depth > 64) this.fail(0);
+    switch (typeof v) {
+      case "string": {
+        const n = ckUtf8(v);
+        if (ckLone) v = ckWellFormed(v);
+        this.spend(n + 2);
+        this.tape += "s" + n + ":" + v;
+        return v;
+      }
+      case "number":
+        if (!Number.isFinite(v)) this.fail(1);
+        this.spend(Number.isInteger(v) && Math.abs(v) < 1e15 ? String(Math.abs(v)).length + (v < 0) : 25);
+        if (Number.isSafeInteger(v) && !Object.is(v, -0)) this.tape += "i" + v + ";";
+        else {
+          ckBits.setFloat64(0, v);
+          this.tape += "d" + ckHex8(0) + ckHex8(4);
+        }
+        return v;
+      case "boolean":
+        this.spend(v ? 4 : 5);
+        this.tape += v ? "t" : "f";
+        return v;
+      case "undefined": this.fail(2);
+      case "function": this.fail(3);
+      case "symbol": this.fail(4);
+      case "bigint": this.fail(5);
+    }
+    if (v === null) {
+      this.spend(4);
+      this.tape += "n";
+      return v;
+    }
+    let kind = 6;
+    try {
+      const p = Array.isArray(v) || Object.getPrototypeOf(v);
+      if (p === true) kind = 1;
+      else if (p === null || Object.getPrototypeOf(p) === null) kind = 2;
+    } catch {
+      kind = 7;
+    }
+    if (kind === 1) return this.array(v, depth);
+    if (kind === 2) return this.object(v, depth);
+    this.fail(kind);
+  }
+  array(v, depth) {
+    const len = ckGet(v, "length");
+    if (!Number.isInteger(len) || len < 0 || len > 4294967295) this.fail(8);
+    this.spend(len > 0 ? len + 1 : 2);
+    this.tape += "[" + len + ":";
+    const out = this.copy ? new Array(len) : null;
+    for (let i = 0; i < len; i++) {
+      this.trail.push(i);
+      let item;
+      try { item = v[i]; } catch { this.fail(9); }
+      if (item === undefined) this.fail(2);
+      item = this.read(item, depth + 1);
+      if (out) out[i] = item;
+      this.trail.pop();
+    }
+    this.tape += "]";
+    return out && Object.freeze(out);
+  }
+  object(v, depth) {
+    let keys;
+    try { keys = Object.keys(v); } catch { this.fail(7); }
+    const out = this.copy ? {} : null;
+    this.spend(2);
+    this.tape += "{" + keys.length + ":";
+    for (let i = 0; i < keys.length; i++) {
+      let key = keys[i], item;
+      try { item = v[key]; } catch { this.fail(9); }
+      if (item === undefined) continue;
+      const n = ckUtf8(key);
+      if (ckLone) key = ckWellFormed(key);
+      this.spend(n + 4);
+      this.tape += n + ":" + key;
+      this.trail.push(key);
+      item = this.read(item, depth + 1);
+      this.trail.pop();
+      if (!out) continue;
+      if (key in out) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else out[key] = item;
+    }
+    this.tape += "}";
+    return out && Object.freeze(out);
+  }
+}
+let ckCopy, ckId;
+export function ckReadValue(value, budget) {
+  const reader = new CkArgs(budget, false);
+  reader.all(value);
+  return reader.tape;
+}
+export function ckReadCall(call, budget) {
+  const name = ckGet(call, "name");
+  const raw = ckGet(call, "args");
+  let copy, args = "u";
+  if (raw !== undefined) {
+    const reader = new CkArgs(budget, true);
+    copy = reader.all(raw);
+    args = reader.tape;
+  }
+  let id = ckGet(call, "callId");
+  let idTape = ckField(id);
+  if (typeof id !== "string") {
+    id = ckCallId();
+    idTape += id.length + ":" + id;
+  }
+  const token = ckGet(call, "confirmToken");
+  const decline = ckGet(call, "decline");
+  ckCopy = copy;
+  ckId = id;
+  return ckField(name) + idTape + ckField(token) + (decline ? "1" : "0") + args;
+}
+export function ckTakeCopy() {
+  const copy = ckCopy;
+  ckCopy = undefined;
+  return copy;
+}
+export function ckTakeId() {
+  const id = ckId;
+  ckId = undefined;
+  return id;
 }
 export function ckDeferred() {
   let resolve;
@@ -100,7 +270,7 @@ export function ckTakeResolve(promise) {
   delete promise.ckResolve;
   return resolve;
 }
-"#)]
+"##)]
 extern "C" {
     /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
     #[wasm_bindgen(js_name = ckOutcome)]
@@ -117,11 +287,6 @@ extern "C" {
     /// `{ code, message }`, frozen.
     #[wasm_bindgen(js_name = ckError)]
     pub fn error(code: &JsValue, message: &str) -> JsValue;
-
-    /// A fresh call id, `ck_` + 32 hex digits from `crypto.getRandomValues` (drawn 1 KiB at a
-    /// time), the format the engine uses for the ids it makes.
-    #[wasm_bindgen(js_name = ckCallId)]
-    pub fn call_id() -> JsValue;
 
     /// The action record of SPEC §6, frozen. `id` may be a number `n`, meaning
     /// `sessionId + "." + n`.
@@ -160,12 +325,26 @@ extern "C" {
         signal: &JsValue,
     ) -> JsValue;
 
-    /// What kind of JS value this is, in one crossing (see [`Kind`](crate::web::convert)):
-    /// 0 null, 1 boolean, 2 number, 3 string, 4 array, 5 plain object, 6 undefined,
-    /// 7 function, 8 other object, 9 unreadable (a Proxy whose trap throws), 10 symbol,
-    /// 11 BigInt.
-    #[wasm_bindgen(js_name = ckKind)]
-    pub fn kind(value: &JsValue) -> u8;
+    /// Reads a JS value as plain JSON data in one pass and returns it as a tape (see
+    /// [`convert`](crate::web::convert)); `budget` as in `read_value`.
+    #[wasm_bindgen(js_name = ckReadValue)]
+    pub fn read_value_tape(value: &JsValue, budget: f64) -> String;
+
+    /// Reads an `invoke` call in one pass: its `name`, `args` (as [`read_value_tape`] does,
+    /// also building the frozen copy), `callId`, `confirmToken` and `decline`, as one tape.
+    /// When `callId` is not a string the tape offers a fresh id in the engine's format, `ck_`
+    /// + 32 hex digits from `crypto.getRandomValues` (drawn 1 KiB at a time).
+    #[wasm_bindgen(js_name = ckReadCall)]
+    pub fn read_call_tape(call: &JsValue, budget: f64) -> String;
+
+    /// The frozen copy of the args the last [`read_call_tape`] read; `undefined` after a
+    /// failure. Taking it clears it, so no agent object outlives its call here.
+    #[wasm_bindgen(js_name = ckTakeCopy)]
+    pub fn take_copy() -> JsValue;
+
+    /// The JS string of the `callId` (given or fresh) the last [`read_call_tape`] read.
+    #[wasm_bindgen(js_name = ckTakeId)]
+    pub fn take_id() -> JsValue;
 
     /// A pending promise that carries its resolver until [`take_resolve`] removes it.
     #[wasm_bindgen(js_name = ckDeferred)]

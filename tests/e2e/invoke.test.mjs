@@ -129,6 +129,112 @@ test("hostile args never throw: every one is a rejected outcome with a code", as
   assert.equal(r.recs, 15, "rejected calls are recorded too");
 });
 
+test("args reach run as one deep-frozen copy: own keys even for __proto__, lone surrogates as U+FFFD", async () => {
+  const r = await inPage(async (ck, records) => {
+    let seen;
+    ck.defineAction({ name: "take", description: "Take args.", control: "open", run: (args) => { seen = args; return 1; } });
+    const given = JSON.parse('{"__proto__": {"x": [1, {"__proto__": 2}]}, "k\\ud800": "v\\udc00w", "list": [-0, 1.5, "😀", null, true], "empty": {}}');
+    given.gone = undefined;
+    const o = await ck.invoke({ name: "take", args: given, callId: "snap" });
+    given.list.push(9); // the caller's object changes; the snapshot does not
+    // The same callId with the same text (its lone surrogates written as U+FFFD) is the same call.
+    const again = await ck.invoke({ name: "take", args: JSON.parse('{"__proto__": {"x": [1, {"__proto__": 2}]}, "k\\ufffd": "v\\ufffdw", "list": [0, 1.5, "😀", null, true], "empty": {}}'), callId: "snap" });
+    const frozen = (v) => v === null || typeof v !== "object" || (Object.isFrozen(v) && Object.values(v).every(frozen));
+    const own = (o, k) => { const d = Object.getOwnPropertyDescriptor(o, k); return d ? [d.enumerable, d.writable, d.configurable, "value" in d] : null; };
+    return {
+      ok: o.ok, again: again.gate, records: records.length,
+      sameAsRecord: seen === records[0].args, copied: seen !== given && seen.list !== given.list,
+      frozen: frozen(seen), plain: Object.getPrototypeOf(seen) === Object.prototype && Array.isArray(seen.list),
+      proto: own(seen, "__proto__"), nested: own(seen.__proto__.x[1], "__proto__"), polluted: ({}).x ?? null,
+      keys: Object.keys(seen), text: seen["k\ufffd"], list: seen.list.length, negZero: Object.is(seen.list[0], -0),
+      json: JSON.stringify(seen),
+    };
+  });
+  assert.equal(r.ok, true);
+  assert.equal(r.again, "fired");
+  assert.equal(r.records, 1, "the re-sent call is answered from memory");
+  assert.equal(r.sameAsRecord, true, "run and the record see the same snapshot");
+  assert.equal(r.copied, true);
+  assert.equal(r.frozen, true);
+  assert.equal(r.plain, true);
+  assert.deepEqual(r.proto, [true, false, false, true], "__proto__ is an own (frozen) data property");
+  assert.deepEqual(r.nested, [true, false, false, true]);
+  assert.equal(r.polluted, null);
+  assert.deepEqual(r.keys, ["__proto__", "k\ufffd", "list", "empty"], "an undefined property is left out");
+  assert.equal(r.text, "v\ufffdw");
+  assert.equal(r.list, 5);
+  assert.equal(r.negZero, true);
+  assert.equal(r.json, '{"__proto__":{"x":[1,{"__proto__":2}]},"k\ufffd":"v\ufffdw","list":[0,1.5,"😀",null,true],"empty":{}}');
+});
+
+test("a getter that calls invoke while the args are read: each call keeps its own snapshot", async () => {
+  const r = await inPage(async (ck, records) => {
+    const seen = [];
+    ck.defineAction({ name: "take", description: "Take args.", control: "open", run: (args, ctx) => { seen.push([ctx.callId, JSON.stringify(args)]); return 1; } });
+    let inner;
+    const outer = await ck.invoke({
+      name: "take", callId: "outer",
+      args: { before: 1, get middle() { inner = ck.invoke({ name: "take", args: { inner: [true] }, callId: "inner" }); return 2; }, after: 3 },
+    });
+    return { outer: outer.ok, inner: (await inner).ok, seen, records: records.map((r) => [r.callId, JSON.stringify(r.args)]) };
+  });
+  assert.equal(r.outer, true);
+  assert.equal(r.inner, true);
+  assert.deepEqual(r.seen, [["inner", '{"inner":[true]}'], ["outer", '{"before":1,"middle":2,"after":3}']]);
+  assert.deepEqual(r.records, r.seen);
+});
+
+test("args that are not plain JSON data are named by path; the size check stops the walk early", async () => {
+  const r = await inPage(async (ck) => {
+    ck.defineAction({ name: "take", description: "Take args.", control: "open", run: () => 1 });
+    const small = new window.coworkkit.Coworkkit({ maxArgsBytes: 30 });
+    small.defineAction({ name: "take", description: "Take args.", control: "open", run: () => 1 });
+    const message = async (args, target = ck) => {
+      const o = await target.invoke({ name: "take", args });
+      return `${o.error?.code}: ${o.error?.message}`;
+    };
+    const cyclic = { a: 1 }; cyclic.self = cyclic;
+    let touched = false;
+    const out = {
+      fn: await message({ a: [1, { b: () => 1 }] }),
+      hole: await message({ a: [1, undefined] }),
+      inf: await message({ n: -Infinity }),
+      sym: await message({ s: [Symbol("x")] }),
+      big: await message({ b: 10n }),
+      date: await message({ d: new Date(0) }),
+      getter: await message({ x: { get g() { throw new Error("no"); } } }),
+      length: await message({ l: new Proxy([1], { get(t, k) { if (k === "length") throw new Error("no"); return t[k]; } }) }),
+      keys: await message(new Proxy({}, { ownKeys() { throw new Error("no"); } })),
+      proto: await message([new Proxy({}, { getPrototypeOf() { throw new Error("no"); } })]),
+      cyclic: await message(cyclic),
+      endless: await message(new Proxy([1, 2], { get(t, k) { return k === "length" ? 2 ** 32 - 1 : t[k]; } })),
+      size: await message({ s: "€".repeat(10) }, small),
+      early: await message({ s: "x".repeat(40), get f() { touched = true; return () => 1; } }, small),
+      fits: await message({ s: "€".repeat(7) }, small),
+    };
+    small.dispose();
+    return { ...out, touched };
+  });
+  assert.equal(r.fn, "invalid_args: args.a[1].b: is a function, not JSON data");
+  assert.equal(r.hole, "invalid_args: args.a[1]: is undefined, not JSON data");
+  assert.equal(r.inf, "invalid_args: args.n: is not a finite number, not JSON data");
+  assert.equal(r.sym, "invalid_args: args.s[0]: is a symbol, not JSON data");
+  assert.equal(r.big, "invalid_args: args.b: is a BigInt, not JSON data");
+  assert.equal(r.date, "invalid_args: args.d: is not a plain object, not JSON data");
+  assert.equal(r.getter, "invalid_args: args.x: has a throwing getter, not JSON data");
+  assert.equal(r.length, "invalid_args: args.l: has an unreadable length, not JSON data");
+  assert.equal(r.keys, "invalid_args: args: cannot be read, not JSON data");
+  assert.equal(r.proto, "invalid_args: args[0]: cannot be read, not JSON data");
+  // The depth check comes first, so the 65th level's first value (`a`) is the one named.
+  assert.equal(r.cyclic, `invalid_args: args${".self".repeat(64)}.a: is nested too deeply (or is cyclic), not JSON data`);
+  assert.match(r.endless, /^args_too_large: args are \d+ bytes of JSON, more than the 65536 allowed$/);
+  // {"s":"€€€€€€€€€€"}: 2 for the braces, 1 + 4 for the key, then 30 + 2 bytes of string.
+  assert.equal(r.size, "args_too_large: args are 39 bytes of JSON, more than the 30 allowed");
+  assert.equal(r.early, "args_too_large: args are 49 bytes of JSON, more than the 30 allowed");
+  assert.equal(r.touched, false, "the walk stopped before the next property");
+  assert.equal(r.fits, "undefined: undefined");
+});
+
 test("an undeclared destructive name is gated soft with one console nudge per name", async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     ck.defineAction({ name: "removeTag", description: "Remove a tag.", run: () => "ok" });
