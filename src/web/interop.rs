@@ -13,7 +13,7 @@
 
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use js_sys::{Array, Function, JsString, Object, Promise, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -354,12 +354,56 @@ fn write_plain(value: &Value) -> JsValue {
     }
 }
 
-/// Reads a provider tool call. The whole call is read as plain JSON within a budget well
-/// above `maxArgsBytes` (arguments arrive as JSON text); one that is not readable keeps its
-/// shape and id (so the answer still matches it) and is rejected.
+/// Reads a provider tool call. Its own fields are read one at a time and only the arguments as
+/// a value, so a refusal names the same path (`args.when`) and counts the same bytes as
+/// `invoke` would for those arguments. Strings longer than a budget well above `maxArgsBytes`
+/// are not copied into the wasm at all. A call that is not readable keeps its shape and id
+/// (so the answer still matches it) and is rejected.
 fn read_tool_call(inner: &Inner, call: &JsValue) -> ToolCall {
     let max = inner.engine.borrow().config().max_args_bytes;
     let budget = max.saturating_mul(4).saturating_add(4096);
+    let mut refusal = None;
+    let mut fields = Vec::new();
+    let mut read =
+        |from: &JsValue, key: &'static str, args: bool, into: &mut Vec<(String, Value)>| {
+            let v = get(from, key);
+            let value = if v.is_undefined() {
+                return;
+            } else if let Some(length) = v.dyn_ref::<JsString>().map(JsString::length) {
+                if length as usize > budget {
+                    refusal.get_or_insert(Error::ArgsTooLarge {
+                        size: length as usize,
+                        max,
+                    });
+                    Value::Null
+                } else {
+                    Value::String(v.as_string().unwrap_or_default())
+                }
+            } else if args && !v.is_null() {
+                read_value(&v, max).unwrap_or_else(|error| {
+                    refusal.get_or_insert(error);
+                    Value::Null
+                })
+            } else {
+                // Present but not text: what matters is that it is there, not what it is.
+                Value::Null
+            };
+            into.push((key.to_string(), value));
+        };
+    for key in ["type", "id", "call_id", "name", "tool_use_id"] {
+        read(call, key, false, &mut fields);
+    }
+    read(call, "arguments", true, &mut fields);
+    read(call, "input", true, &mut fields);
+    let function = get(call, "function");
+    if function.is_object() && !Array::is_array(&function) {
+        let mut inside = Vec::new();
+        read(&function, "name", false, &mut inside);
+        read(&function, "arguments", true, &mut inside);
+        fields.push(("function".into(), Value::Object(inside)));
+    } else if !function.is_undefined() {
+        fields.push(("function".into(), Value::Null));
+    }
     let parse_json = |text: &str| match JSON::parse(text) {
         Ok(parsed) => read_value(&parsed, max),
         Err(thrown) => {
@@ -369,31 +413,11 @@ fn read_tool_call(inner: &Inner, call: &JsValue) -> ToolCall {
             ))
         }
     };
-    match read_value(call, budget) {
-        Ok(value) => parse_tool_call(&value, parse_json),
-        Err(error) => {
-            let mut fields = Vec::new();
-            for key in ["type", "id", "call_id", "name"] {
-                if let Some(s) = get(call, key).as_string() {
-                    fields.push((key.to_string(), Value::String(s)));
-                }
-            }
-            let function = get(call, "function");
-            if function.is_object() {
-                let name = get(&function, "name").as_string().unwrap_or_default();
-                fields.push((
-                    "function".into(),
-                    Value::Object(vec![("name".into(), Value::String(name))]),
-                ));
-            }
-            let mut parsed = parse_tool_call(&Value::Object(fields), parse_json);
-            parsed.args = Err(match error {
-                Error::ArgsTooLarge { size, .. } => Error::ArgsTooLarge { size, max },
-                other => other,
-            });
-            parsed
-        }
+    let mut parsed = parse_tool_call(&Value::Object(fields), parse_json);
+    if let Some(error) = refusal {
+        parsed.args = Err(error);
     }
+    parsed
 }
 
 /// The provider's tool-result message for a settled (or `needs_confirmation`) outcome.

@@ -315,7 +315,17 @@ test("malformed calls are rejected outcomes in the closest shape, never a throw"
     for (const c of cases) {
       try { out.push(await ck.handleToolCall(c)); } catch (e) { out.push({ threw: String(e) }); }
     }
-    return { out, runs: runs.ping ?? 0, records: records.map((x) => x.gate) };
+    // The arguments of a tool call are refused exactly as `invoke` refuses the same args: the
+    // path starts at `args`, and the size counted is theirs, not the whole call's.
+    const same = [];
+    const inputs = [{ when: new Date(0) }, { pad: "x".repeat(300000) }, { deep: { list: [1, () => 0] } }];
+    for (const [i, input] of inputs.entries()) {
+      const tool = await ck.handleToolCall({ type: "tool_use", id: `toolu_s${i}`, name: "ping", input });
+      const text = await ck.handleToolCall({ id: `call_s${i}`, type: "function", function: { name: "ping", arguments: { ...input } } });
+      const direct = await ck.invoke({ name: "ping", args: input });
+      same.push([JSON.parse(tool.content).error, JSON.parse(text.content).error, direct.error]);
+    }
+    return { out, same, runs: runs.ping ?? 0, records: records.map((x) => x.gate) };
   });
   const [badJson, notObject, notPlain, responsesLike, anthropicLike, nothing, number, nul, huge, longId] = r.out;
   assert.equal(badJson.tool_call_id, "call_1");
@@ -337,9 +347,16 @@ test("malformed calls are rejected outcomes in the closest shape, never a throw"
     assert.equal(parse(x).gate, "rejected");
   }
   assert.equal(parse(huge).error.code, "args_too_large");
+  for (const [tool, text, direct] of r.same) {
+    assert.deepEqual(tool, { code: direct.code, message: direct.message });
+    assert.deepEqual(text, tool);
+  }
+  assert.match(r.same[0][0].message, /^args\.when: /);
+  assert.match(r.same[1][0].message, /^args are \d+ bytes of JSON, more than the 65536 allowed$/);
+  assert.match(r.same[2][0].message, /^args\.deep\.list\[1\]: is a function/);
   assert.equal(parse(longId).error.code, "invalid_args");
   assert.equal(r.runs, 0);
-  assert.equal(r.records.length, 10);
+  assert.equal(r.records.length, 10 + 3 * 3);
   assert.ok(r.records.every((g) => g === "rejected"));
 });
 
