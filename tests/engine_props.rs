@@ -22,7 +22,7 @@ use coworkkit::core::error::Error;
 use coworkkit::core::record::{Approver, Gate, RecordOutcome};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::Value;
-use engine_support::{v, SeededEntropy};
+use engine_support::{v, Consent, SeededEntropy};
 use proptest::prelude::*;
 
 const MAX_PENDING: usize = 3;
@@ -160,11 +160,8 @@ struct Model {
     hand_mode: bool,
     ids: [Option<ActionId>; ACTIONS.len()],
     stale: Vec<ActionId>,
-    /// Tokens seen in `needs_confirmation` answers: token → (action, args of that call).
-    issued: Vec<(String, String, Value)>,
-    used_tokens: BTreeSet<String>,
-    /// Proposals seen: (id, call_id, action).
-    proposals: Vec<(ProposalId, String, String)>,
+    /// Tokens issued and proposals announced.
+    consent: Consent,
     runs: Vec<CallRef>,
     run_count: BTreeMap<CallRef, u32>,
     settled: BTreeSet<CallRef>,
@@ -239,9 +236,7 @@ impl Model {
             hand_mode: false,
             ids: [None; ACTIONS.len()],
             stale: Vec::new(),
-            issued: Vec::new(),
-            used_tokens: BTreeSet::new(),
-            proposals: Vec::new(),
+            consent: Consent::default(),
             runs: Vec::new(),
             run_count: BTreeMap::new(),
             settled: BTreeSet::new(),
@@ -284,8 +279,9 @@ impl Model {
                 let token = match token {
                     TokenChoice::None => None,
                     TokenChoice::Forged => Some("ckt_forged".to_string()),
-                    TokenChoice::Captured(i) if !self.issued.is_empty() => {
-                        Some(self.issued[i % self.issued.len()].0.clone())
+                    TokenChoice::Captured(i) if !self.consent.issued.is_empty() => {
+                        let issued = &self.consent.issued;
+                        Some(issued[i % issued.len()].0.clone())
                     }
                     TokenChoice::Captured(_) => None,
                 };
@@ -376,10 +372,11 @@ impl Model {
     }
 
     fn pick_proposal(&self, index: usize) -> ProposalId {
-        if self.proposals.is_empty() {
+        let proposals = &self.consent.proposals;
+        if proposals.is_empty() {
             ProposalId::parse("ckp_999").unwrap()
         } else {
-            self.proposals[index % self.proposals.len()].0
+            proposals[index % proposals.len()].0
         }
     }
 
@@ -423,17 +420,7 @@ impl Model {
                             let Step::Confirmed { proposal, role } = &step else {
                                 return Err(TestCaseError::fail("hard Run without a confirm"));
                             };
-                            let (_, p_call_id, p_action) = self
-                                .proposals
-                                .iter()
-                                .find(|p| p.0 == *proposal)
-                                .expect("confirmed proposal was announced");
-                            prop_assert_eq!(
-                                p_call_id,
-                                call_id,
-                                "Run is not the confirmed proposal's call"
-                            );
-                            prop_assert_eq!(p_action, name);
+                            self.consent.hard_run(*proposal, call_id, name)?;
                             if let Some(required) = ACTIONS[index].2 {
                                 prop_assert_eq!(
                                     role.as_deref(),
@@ -459,24 +446,8 @@ impl Model {
                                     "soft Run without a confirming invoke",
                                 ));
                             };
-                            let (_, issued_name, issued_args) =
-                                self.issued.iter().find(|t| t.0 == *token).ok_or_else(|| {
-                                    TestCaseError::fail("soft Run with a token never issued")
-                                })?;
-                            prop_assert_eq!(issued_name, name);
-                            prop_assert_eq!(req_name, name);
-                            prop_assert!(
-                                issued_args.canonical_eq(args),
-                                "token issued for other args"
-                            );
-                            prop_assert!(
-                                req_args.canonical_eq(args),
-                                "confirming call had other args"
-                            );
-                            prop_assert!(
-                                self.used_tokens.insert(token.clone()),
-                                "token used twice"
-                            );
+                            self.consent
+                                .soft_run(token, (req_name, req_args), (name, args))?;
                         }
                         Control::Open => {
                             prop_assert!(
@@ -550,19 +521,12 @@ impl Model {
                             return Err(TestCaseError::fail("needs_confirmation outside invoke"));
                         };
                         prop_assert_eq!(t, ticket);
-                        let token = outcome.confirm_token.clone().expect("token");
-                        match self.issued.iter().find(|i| i.0 == token) {
-                            Some((_, n, a)) => {
-                                prop_assert_eq!(n, name);
-                                prop_assert!(a.canonical_eq(args));
-                            }
-                            None => self.issued.push((token, name.clone(), args.clone())),
-                        }
+                        let token = outcome.confirm_token.as_deref().expect("token");
+                        self.consent.issue(token, name, args)?;
                     }
                 }
                 Effect::Proposal(info) => {
-                    self.proposals
-                        .push((info.id, info.call_id.clone(), info.action.clone()));
+                    self.consent.announce(info.id, &info.call_id, &info.action)
                 }
                 _ => {}
             }

@@ -37,7 +37,7 @@ use coworkkit::core::interop::{
 use coworkkit::core::record::{Approver, RecordOutcome};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::{Value, MAX_DEPTH};
-use engine_support::SeededEntropy;
+use engine_support::{Consent, SeededEntropy};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -518,10 +518,8 @@ struct World {
     ids: HashMap<usize, coworkkit::core::engine::ActionId>,
     args_seen: Vec<Value>,
     call_ids: Vec<String>,
-    /// token → (action, args) it was issued for.
-    issued: Vec<(String, String, Value)>,
-    used: BTreeSet<String>,
-    proposals: Vec<(ProposalId, String)>,
+    /// Tokens issued and proposals announced.
+    consent: Consent,
     runs: Vec<CallRef>,
     ran: BTreeSet<CallRef>,
     settled: BTreeSet<CallRef>,
@@ -544,9 +542,7 @@ impl World {
             ids: HashMap::new(),
             args_seen: vec![Value::Object(Vec::new())],
             call_ids: Vec::new(),
-            issued: Vec::new(),
-            used: BTreeSet::new(),
-            proposals: Vec::new(),
+            consent: Consent::default(),
             runs: Vec::new(),
             ran: BTreeSet::new(),
             settled: BTreeSet::new(),
@@ -619,8 +615,8 @@ impl World {
                 }
                 let token = match token {
                     TokenChoice::None => None,
-                    TokenChoice::Issued(i) => Self::pick(&self.issued, *i).map(|t| t.0),
-                    TokenChoice::Tampered(i, at) => Self::pick(&self.issued, *i).map(|t| {
+                    TokenChoice::Issued(i) => Self::pick(&self.consent.issued, *i).map(|t| t.0),
+                    TokenChoice::Tampered(i, at) => Self::pick(&self.consent.issued, *i).map(|t| {
                         let mut chars: Vec<char> = t.0.chars().collect();
                         let at = at % chars.len();
                         chars[at] = if chars[at] == 'A' { 'B' } else { 'A' };
@@ -646,7 +642,7 @@ impl World {
                 }
             }
             Op::Confirm { proposal, admin } => {
-                let id = Self::pick(&self.proposals, *proposal)
+                let id = Self::pick(&self.consent.proposals, *proposal)
                     .map_or_else(|| ProposalId::parse("ckp_424242").unwrap(), |p| p.0);
                 let approver = Approver {
                     id: "ann".into(),
@@ -664,7 +660,7 @@ impl World {
                 }
             }
             Op::Cancel(i) => {
-                if let Some((id, _)) = Self::pick(&self.proposals, *i) {
+                if let Some((id, ..)) = Self::pick(&self.consent.proposals, *i) {
                     self.engine.cancel(id, CancelReason::User, self.now);
                 }
                 Step::Other
@@ -725,15 +721,7 @@ impl World {
                             let Step::Confirm(id) = step else {
                                 return Err(TestCaseError::fail("hard Run without a confirm"));
                             };
-                            let (_, p_call_id) =
-                                self.proposals.iter().find(|p| p.0 == *id).ok_or_else(|| {
-                                    TestCaseError::fail("confirm of an unannounced proposal")
-                                })?;
-                            prop_assert_eq!(
-                                p_call_id,
-                                call_id,
-                                "Run is not the confirmed card's call"
-                            );
+                            self.consent.hard_run(*id, call_id, name)?;
                             prop_assert_eq!(
                                 approver.as_ref().and_then(|a| a.role.as_deref()),
                                 Some("admin")
@@ -752,17 +740,7 @@ impl World {
                                     "soft Run without a confirming call",
                                 ));
                             };
-                            let (_, issued_name, issued_args) =
-                                self.issued.iter().find(|i| i.0 == *t).ok_or_else(|| {
-                                    TestCaseError::fail("soft Run on a token never issued")
-                                })?;
-                            prop_assert_eq!(issued_name, name);
-                            prop_assert_eq!(n, name);
-                            prop_assert!(
-                                issued_args.canonical_eq(args) && a.canonical_eq(args),
-                                "token for other args"
-                            );
-                            prop_assert!(self.used.insert(t.clone()), "token used twice");
+                            self.consent.soft_run(t, (n, a), (name, args))?;
                             SOFT_RUNS.fetch_add(1, Ordering::Relaxed);
                         }
                         Control::Open => prop_assert!(
@@ -787,10 +765,7 @@ impl World {
                         else {
                             return Err(TestCaseError::fail("token outside an invoke"));
                         };
-                        if !self.issued.iter().any(|i| i.0 == *token) {
-                            self.issued
-                                .push((token.clone(), name.clone(), args.clone()));
-                        }
+                        self.consent.issue(token, name, args)?;
                     }
                 }
                 Effect::Settled { call } => {
@@ -804,7 +779,9 @@ impl World {
                         prop_assert_eq!(ran, self.ran.contains(&call));
                     }
                 }
-                Effect::Proposal(info) => self.proposals.push((info.id, info.call_id.clone())),
+                Effect::Proposal(info) => {
+                    self.consent.announce(info.id, &info.call_id, &info.action)
+                }
                 _ => {}
             }
         }

@@ -7,6 +7,8 @@ use coworkkit::core::engine::{
 };
 use coworkkit::core::record::{ActionRecord, Approver, Outcome};
 use coworkkit::core::value::Value;
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
 /// A deterministic PRNG (xorshift64*) standing in for `crypto.getRandomValues`.
 pub struct SeededEntropy(pub u64);
@@ -178,4 +180,85 @@ pub fn viewer() -> Option<Approver> {
         id: "vic".into(),
         role: Some("viewer".into()),
     })
+}
+
+/// What the engine handed out that can later justify a `Run`: soft tokens (for which action and
+/// args) and hard proposals (for which call). The property models keep one each and ask it
+/// whether a `Run` had consent, so that rule is written once.
+#[derive(Default)]
+pub struct Consent {
+    /// token → (action, args) it was issued for, in issue order.
+    pub issued: Vec<(String, String, Value)>,
+    /// Tokens that already let a call run.
+    pub used: std::collections::BTreeSet<String>,
+    /// proposal → (call id, action), as announced.
+    pub proposals: Vec<(ProposalId, String, String)>,
+}
+
+impl Consent {
+    /// A `needs_confirmation` answer to an invoke of `action` with `args` carried `token`; a
+    /// token answered again (a re-sent call) must be for the same action and args.
+    pub fn issue(&mut self, token: &str, action: &str, args: &Value) -> Result<(), TestCaseError> {
+        match self.issued.iter().find(|i| i.0 == token) {
+            Some((_, a, v)) if a == action && v.canonical_eq(args) => Ok(()),
+            Some(_) => Err(TestCaseError::fail("one token for two calls")),
+            None => {
+                self.issued
+                    .push((token.to_string(), action.to_string(), args.clone()));
+                Ok(())
+            }
+        }
+    }
+
+    /// A hard proposal was announced.
+    pub fn announce(&mut self, proposal: ProposalId, call_id: &str, action: &str) {
+        self.proposals
+            .push((proposal, call_id.to_string(), action.to_string()));
+    }
+
+    /// A hard `Run` of `call_id` (`action`) followed the confirm of `confirmed`: it must be that
+    /// proposal's call.
+    pub fn hard_run(
+        &self,
+        confirmed: ProposalId,
+        call_id: &str,
+        action: &str,
+    ) -> Result<(), TestCaseError> {
+        let (_, p_call_id, p_action) = self
+            .proposals
+            .iter()
+            .find(|p| p.0 == confirmed)
+            .ok_or_else(|| TestCaseError::fail("confirm of an unannounced proposal"))?;
+        prop_assert_eq!(p_call_id, call_id, "Run is not the confirmed card's call");
+        prop_assert_eq!(p_action, action);
+        Ok(())
+    }
+
+    /// A soft `Run` of `action` with `args` followed an invoke of `req_action` with `req_args`
+    /// presenting `token`: the token must have been issued for exactly that action and those
+    /// args, and never have been used.
+    pub fn soft_run(
+        &mut self,
+        token: &str,
+        (req_action, req_args): (&str, &Value),
+        (action, args): (&str, &Value),
+    ) -> Result<(), TestCaseError> {
+        let (_, issued_action, issued_args) = self
+            .issued
+            .iter()
+            .find(|t| t.0 == token)
+            .ok_or_else(|| TestCaseError::fail("soft Run on a token never issued"))?;
+        prop_assert_eq!(issued_action, action);
+        prop_assert_eq!(req_action, action);
+        prop_assert!(
+            issued_args.canonical_eq(args),
+            "token issued for other args"
+        );
+        prop_assert!(
+            req_args.canonical_eq(args),
+            "confirming call had other args"
+        );
+        prop_assert!(self.used.insert(token.to_string()), "token used twice");
+        Ok(())
+    }
 }
