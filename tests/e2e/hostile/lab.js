@@ -39,6 +39,18 @@
 
   lab.instances = [];
   lab.controlled = [];
+
+  /**
+   * The engine remembers its last 1,024 settled calls (SPEC §3.2); a `callId` used again after
+   * its call left that memory is a new call, with its own run and record. The lab counts the
+   * records of remembered calls (`remembered` below) to tell the two apart. It cannot see which
+   * `needs_hand_mode` records were remembered (settled after a token) and which were refused on
+   * arrival, so it counts none of them and allows that much slack.
+   */
+  const MEMORY = 1024;
+  const SLACK = 64;
+  const remembered = (r) => r.gate !== "rejected" && r.gate !== "needs_confirmation" && r.gate !== "needs_hand_mode"
+    && !(r.gate === "cancelled" && r.reason === "disposed" && r.outcome.status === "not_run");
   /**
    * A fresh instance with the standard actions. `run` checks, as it fires, that a hard call
    * had a trusted Confirm (the test counts its real clicks in `stats.trustedConfirms`) and
@@ -47,16 +59,20 @@
   lab.setup = (options = {}) => {
     const { Coworkkit } = window.coworkkit;
     const inst = {
-      records: [], answers: [], issued: new Map(), presented: new Set(), ran: new Map(),
+      records: [], remembered: 0, answers: [], issued: new Map(), presented: new Set(), ran: new Map(),
       hanging: 0, unsettled: 0, hardRuns: 0, confirmsAtStart: stats.trustedConfirms,
     };
-    const sink = options.sink ?? ((r) => inst.records.push(r));
+    const keep = (r) => {
+      inst.records.push(r);
+      if (remembered(r)) inst.remembered += 1;
+    };
+    const sink = options.sink ?? keep;
     inst.ck = new Coworkkit({ armDelayMs: 200, confirmTimeoutMs: 5000, ...options, onActionRecord: sink });
-    if (options.sink) inst.ck.on("record", (r) => inst.records.push(r));
+    if (options.sink) inst.ck.on("record", keep);
     const run = (kind, action) => (args, ctx) => {
-      const n = (inst.ran.get(ctx.callId) ?? 0) + 1;
-      inst.ran.set(ctx.callId, n);
-      if (n > 1) violation(`${action}: run twice for ${ctx.callId}`);
+      const before = inst.ran.get(ctx.callId);
+      inst.ran.set(ctx.callId, { n: (before?.n ?? 0) + 1, at: inst.remembered });
+      if (before && inst.remembered - before.at < MEMORY - SLACK) violation(`${action}: run twice for ${ctx.callId}`);
       if (ctx.control !== kind) violation(`${action}: ctx.control ${ctx.control}, expected ${kind}`);
       if (!Object.isFrozen(args)) violation(`${action}: args not frozen`);
       if (kind === "hard") {
@@ -346,16 +362,23 @@
       const byCall = new Map();
       const any = new Set(inst.records.map((r) => `${r.callId} ${r.gate}`));
       let rejectedRecords = 0;
+      let index = 0;
       for (const r of inst.records) {
         if (ids.has(r.id)) violation(`record ${r.id} delivered twice`);
         ids.add(r.id);
         if (r.gate === "needs_confirmation") violation("a record for needs_confirmation");
         if (r.gate === "rejected") { rejectedRecords += 1; continue; }
         // Settled on arrival, so not remembered: a retry with that callId is judged afresh.
-        if (r.gate === "needs_hand_mode" || (r.gate === "cancelled" && r.reason === "disposed" && r.outcome.status === "not_run")) continue;
-        byCall.set(r.callId, [...(byCall.get(r.callId) ?? []), r]);
+        if (!remembered(r)) continue;
+        index += 1;
+        byCall.set(r.callId, [...(byCall.get(r.callId) ?? []), { r, index }]);
       }
-      for (const [callId, list] of byCall) if (list.length > 1) violation(`call ${callId} has ${list.length} records`);
+      for (const [callId, list] of byCall) {
+        for (let k = 1; k < list.length; k++) {
+          // A second record is a second call only once the first has left the memory.
+          if (list[k].index - list[k - 1].index <= MEMORY - SLACK) violation(`call ${callId} has ${list.length} records`);
+        }
+      }
       for (const a of inst.answers) {
         // (A tool result names no callId, and the provider's id may be an alias: skipped.)
         if (a.gate === "needs_confirmation" || a.gate === "rejected" || a.callId === null || a.tool) continue;
@@ -363,9 +386,9 @@
       }
       const rejectedAnswers = inst.answers.filter((a) => a.gate === "rejected").length;
       if (rejectedRecords > rejectedAnswers) violation(`${rejectedRecords} rejected records for ${rejectedAnswers} rejected answers`);
-      for (const [callId, n] of inst.ran) {
-        const ran = (byCall.get(callId) ?? []).filter((r) => r.outcome.status !== "not_run");
-        if (ran.length !== 1 && inst.hanging === 0) violation(`run of ${callId} has ${ran.length} records`);
+      for (const [callId, { n }] of inst.ran) {
+        const ran = (byCall.get(callId) ?? []).filter(({ r }) => r.outcome.status !== "not_run");
+        if (ran.length !== n && inst.hanging === 0) violation(`${n} runs of ${callId} have ${ran.length} records`);
       }
       if (inst.hanging === 0 && inst.unsettled !== 0) violation(`${inst.unsettled} calls never settled`);
     }
