@@ -183,7 +183,7 @@ fn now() -> f64 {
 
 /// Builds the JS `Error` with a `code` that every throw of the SDK uses.
 pub fn js_error(error: &Error) -> JsValue {
-    let err = js_sys::Error::new(&error.to_string());
+    let err = js_sys::Error::new(&error.message());
     set(&err, "code", error.code());
     err.into()
 }
