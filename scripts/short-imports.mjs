@@ -1,7 +1,8 @@
 // Shortens the names the wasm imports from the JS glue: the module `./coworkkit_bg.js` becomes
-// `a`, and each import of it (`__wbg_<name>_<16 hex digits>`, `__wbindgen_…`) a one- or
-// two-letter name, in both the wasm import section and the glue's import object. The hashed names are wasm-bindgen's internal
-// link between the two files (no type or API names them); they cost ~3 KB gzip of the SPEC §9
+// `a` (each inline snippet module `b`, `c`, …), and each import of `./coworkkit_bg.js`
+// (`__wbg_<name>_<16 hex digits>`, `__wbindgen_…`) a one- or two-letter name, in both the wasm
+// import section and the glue's import object. These names are wasm-bindgen's internal link
+// between the two files (no type or API names them); they cost ~4.5 KB gzip of the SPEC §9
 // budget, much of it in hex digits that do not compress. Exports keep their names: `init()`
 // returns them, typed as `InitOutput` in the .d.ts.
 // Usage: node scripts/short-imports.mjs <dir with coworkkit_bg.wasm and coworkkit.js>
@@ -72,6 +73,8 @@ if (!section) fail("no import section");
 let [count, p] = uleb(wasm, section.body);
 const entries = [];
 const renames = new Map();
+const snippets = new Map();
+const SHORT_SNIPPETS = "bcdefgh";
 for (let i = 0; i < count; i++) {
   let len;
   [len, p] = uleb(wasm, p);
@@ -88,7 +91,11 @@ for (let i = 0; i < count; i++) {
   else if (kind === 3) p += 2; // global: type, mutability
   else fail(`import kind ${kind}`);
   let newModule = module, newField = field;
-  if (module === GLUE) {
+  if (module.startsWith("./snippets/")) {
+    // A snippet's functions keep their names (the glue passes the module's namespace).
+    if (!snippets.has(module)) snippets.set(module, SHORT_SNIPPETS[snippets.size] ?? fail("too many snippets"));
+    newModule = snippets.get(module);
+  } else if (module === GLUE) {
     newModule = SHORT_GLUE;
     if (/^__wb\w+$/.test(field)) {
       if (!renames.has(field)) renames.set(field, shortName(renames.size));
@@ -111,6 +118,18 @@ for (const [long, short] of renames) {
 const moduleKey = `"${GLUE}":`;
 if (js.split(moduleKey).length !== 2) fail(`the glue names "${GLUE}" other than once as a key`);
 js = js.replace(moduleKey, `"${SHORT_GLUE}":`);
+
+// Each snippet module is a key once per import of it (`"./snippets/…": importN`) and the
+// source of `import * as importN from "./snippets/…"`, which stays.
+for (const [module, short] of snippets) {
+  const key = `"${module}":`;
+  const keys = js.split(key).length - 1;
+  const froms = js.split(`from "${module}"`).length - 1 + js.split(`from '${module}'`).length - 1;
+  if (keys < 1 || keys + froms !== js.split(module).length - 1) {
+    fail(`the glue names "${module}" other than as an import source or a key`);
+  }
+  js = js.replaceAll(key, `"${short}":`);
+}
 
 const body = Buffer.concat([encodeUleb(count), ...entries]);
 const out = Buffer.concat([
