@@ -705,7 +705,7 @@ impl<R: Clone> Engine<R> {
             let end = End::NotRun {
                 gate: Gate::NeedsHandMode,
                 reason: Error::HandModeOff.code(),
-                message: Error::HandModeOff.to_string(),
+                message: Error::HandModeOff.message(),
                 approver,
             };
             self.settle(call_ref, end, now);
@@ -1089,7 +1089,7 @@ impl<R: Clone> Engine<R> {
                 let end = End::NotRun {
                     gate: Gate::NeedsHandMode,
                     reason: Error::HandModeOff.code(),
-                    message: Error::HandModeOff.to_string(),
+                    message: Error::HandModeOff.message(),
                     approver: None,
                 };
                 return self.settle(call_ref, end, now);
@@ -1213,7 +1213,7 @@ impl<R: Clone> Engine<R> {
             }
             End::Ran(Err(error)) => {
                 let approver = running_approver(&call.state);
-                let (code, message) = (error.code(), error.to_string());
+                let (code, message) = (error.code(), error.message());
                 let outcome = failed(call.call_id.clone(), ran_gate, code, message.clone());
                 (
                     outcome,
@@ -1328,7 +1328,7 @@ impl<R: Clone> Engine<R> {
     /// corrected retry with the same `callId` is judged afresh.
     fn refuse(&mut self, req: Refusal, gate: Gate, error: Error, now: f64) {
         let code = error.code();
-        let message = error.to_string();
+        let message = error.message();
         self.refuse_with(req, gate, code, message, now);
     }
 

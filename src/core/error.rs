@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use super::value::push_decimal;
+
 /// Everything that can go wrong, each with a stable [`code`](Error::code) and a human message.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Error {
@@ -71,52 +73,57 @@ impl Error {
     }
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+impl Error {
+    /// The human message (what `Display` prints), built with `push_str` rather than the
+    /// formatting machinery: `to_string()` and `write!` cost more wasm than the messages.
+    pub fn message(&self) -> String {
+        let text = match self {
             Error::UnknownAction(name) => {
-                f.write_str("no action named `")?;
-                f.write_str(name)?;
-                f.write_str("` is registered")
+                return ["no action named `", name, "` is registered"].concat()
             }
             Error::InvalidArgs(message)
             | Error::InvalidSpec(message)
             | Error::ElementUnavailable(message)
-            | Error::RunFailed(message) => f.write_str(message),
-            Error::ArgsTooLarge { size, max } => write!(
-                f,
-                "args are {size} bytes of JSON, more than the {max} allowed"
-            ),
-            Error::BadToken => f.write_str(
-                "confirmToken does not match this call (unknown, or issued for other args or another action)",
-            ),
+            | Error::RunFailed(message) => message,
+            Error::ArgsTooLarge { size, max } => {
+                let mut out = String::from("args are ");
+                push_decimal(&mut out, *size as u64);
+                out.push_str(" bytes of JSON, more than the ");
+                push_decimal(&mut out, *max as u64);
+                out.push_str(" allowed");
+                return out;
+            }
+            Error::BadToken => {
+                "confirmToken does not match this call (unknown, or issued for other args or another action)"
+            }
             Error::TokenExpired => {
-                f.write_str("confirmToken has expired; call again without it to get a new one")
+                "confirmToken has expired; call again without it to get a new one"
             }
             Error::CallIdConflict => {
-                f.write_str("this callId was already used with different args or another action")
+                "this callId was already used with different args or another action"
             }
-            Error::TooManyPending => {
-                f.write_str("too many calls are already waiting for confirmation")
-            }
+            Error::TooManyPending => "too many calls are already waiting for confirmation",
             Error::DuplicateAction(name) => {
-                f.write_str("an action named `")?;
-                f.write_str(name)?;
-                f.write_str("` is already registered")
+                return ["an action named `", name, "` is already registered"].concat()
             }
-            Error::NotAdmin => f.write_str("this approver's role may not confirm this action"),
+            Error::NotAdmin => "this approver's role may not confirm this action",
             Error::NeedsUserActivation => {
-                f.write_str("Hand mode can only be armed during a user gesture (a click or key press)")
+                "Hand mode can only be armed during a user gesture (a click or key press)"
             }
-            Error::Disposed => f.write_str("this coworkkit instance was disposed"),
-            Error::HandModeOff => f.write_str(
-                "Hand mode is off: the user has not allowed the agent to use this page",
-            ),
-            Error::UnknownProposal => f.write_str("no proposal with this id is waiting"),
-            Error::ProposalNotVisible => {
-                f.write_str("only the visible confirmation card can be confirmed")
+            Error::Disposed => "this coworkkit instance was disposed",
+            Error::HandModeOff => {
+                "Hand mode is off: the user has not allowed the agent to use this page"
             }
-        }
+            Error::UnknownProposal => "no proposal with this id is waiting",
+            Error::ProposalNotVisible => "only the visible confirmation card can be confirmed",
+        };
+        text.into()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
     }
 }
 

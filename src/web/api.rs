@@ -183,7 +183,7 @@ fn now() -> f64 {
 
 /// Builds the JS `Error` with a `code` that every throw of the SDK uses.
 pub fn js_error(error: &Error) -> JsValue {
-    let err = js_sys::Error::new(&error.to_string());
+    let err = js_sys::Error::new(&error.message());
     set(&err, "code", error.code());
     err.into()
 }
@@ -250,8 +250,8 @@ impl Coworkkit {
         let options: JsValue = options
             .map(Into::into)
             .unwrap_or_else(|| Object::new().into());
-        let window = web_sys::window()
-            .ok_or_else(|| invalid_options("no window: coworkkit runs in a page"))?;
+        let window =
+            js::window().ok_or_else(|| invalid_options("no window: coworkkit runs in a page"))?;
         let crypto = window.crypto()?;
         let default_control = parse_control(&get(&options, "defaultControl"), "defaultControl")
             .map_err(|e| js_error(&e))?;
@@ -914,7 +914,7 @@ impl Inner {
         let mut slot = self.card.borrow_mut();
         if slot.is_none() {
             let container = self.container.clone().or_else(|| {
-                web_sys::window()
+                js::window()
                     .and_then(|w| w.document())
                     .and_then(|d| d.body())
                     .map(Into::into)

@@ -178,7 +178,7 @@ impl CardLayer {
     ///
     /// Listeners are installed once here, on elements the layer keeps for its whole life.
     pub fn new(container: &Element) -> Result<CardLayer, JsValue> {
-        let performance = web_sys::window()
+        let performance = js::window()
             .and_then(|window| window.performance())
             .ok_or_else(|| JsValue::from_str("coworkkit: no performance clock"))?;
 

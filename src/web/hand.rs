@@ -155,7 +155,7 @@ pub(crate) fn read_element_spec(
 }
 
 fn document() -> Option<Document> {
-    web_sys::window()?.document()
+    js::window()?.document()
 }
 
 /// Whether `element` or an ancestor, across shadow roots up to the document, matches
@@ -233,7 +233,7 @@ fn rendered(element: &Element) -> bool {
             return false;
         }
     }
-    let visible = web_sys::window()
+    let visible = js::window()
         .and_then(|w| w.get_computed_style(element).ok().flatten())
         .and_then(|style| style.get_property_value("visibility").ok())
         .map_or(true, |v| v == "visible");
@@ -279,7 +279,7 @@ fn native_set(
     property: &'static str,
     value: &JsValue,
 ) -> Result<(), JsValue> {
-    let prototype = get(&get(&js_sys::global(), class), "prototype");
+    let prototype = get(&get(&js::global(), class), "prototype");
     let descriptor = Reflect::get_own_property_descriptor(
         prototype.unchecked_ref::<Object>(),
         &property.into(),
@@ -430,7 +430,7 @@ fn later(weak: &Weak<Inner>, f: impl FnOnce(&Inner) + 'static) {
 
 /// `navigator.userActivation.isActive`; false (fail closed) where the browser lacks it.
 fn user_activation_active() -> bool {
-    web_sys::window()
+    js::window()
         .map(|w| get(&get(&w.navigator(), "userActivation"), "isActive"))
         .is_some_and(|v| v.is_truthy())
 }

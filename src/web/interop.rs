@@ -170,7 +170,7 @@ pub(crate) fn read_input(
         spec_error(
             name,
             &(String::from("input is not a JSON Schema or a Standard Schema (")
-                + &e.to_string()
+                + &e.message()
                 + ")"),
         )
     })?;

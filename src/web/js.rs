@@ -379,3 +379,21 @@ pub fn when_settled(value: &JsValue, f: Box<dyn FnOnce(bool, JsValue)>) {
         Closure::once_into_js(move |ok: bool, v: JsValue| f(ok, v)),
     );
 }
+
+#[wasm_bindgen]
+extern "C" {
+    /// `globalThis`. `js_sys::global()` probes four names (`globalThis`, `self`, `window`,
+    /// `global`) with an import and glue each; every browser the SDK runs in has the first.
+    #[wasm_bindgen(thread_local_v2, js_name = globalThis)]
+    static GLOBAL_THIS: JsValue;
+}
+
+/// The global object (`globalThis`).
+pub fn global() -> JsValue {
+    GLOBAL_THIS.with(JsValue::clone)
+}
+
+/// The page's `Window`; `None` outside a page (a worker), as `web_sys::window()`.
+pub fn window() -> Option<web_sys::Window> {
+    global().dyn_into().ok()
+}

@@ -205,7 +205,7 @@ impl PanelState {
 /// Writes `text` to `navigator.clipboard` when the page may; a refusal is ignored (the text
 /// stays available through the handle's `jsonLines()`).
 fn copy_to_clipboard(text: &str) {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = js::window() else {
         return;
     };
     let clipboard = get(&window.navigator(), "clipboard");
@@ -327,7 +327,7 @@ impl Coworkkit {
         }
         let parent = element
             .or_else(|| inner.container.clone())
-            .or_else(|| web_sys::window()?.document()?.body().map(Into::into))
+            .or_else(|| js::window()?.document()?.body().map(Into::into))
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the panel in"))?;
         let (host, state, listeners) = build_panel(&parent)?;
         let weak_state: Weak<RefCell<PanelState>> = Rc::downgrade(&state);
