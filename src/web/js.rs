@@ -15,8 +15,8 @@
 //! at the size limit, as SPEC §3.6 asks; everything about the call itself (an absent or bad
 //! `callId`, a bad token, the gate) is still decided in Rust from the tape.
 //!
-//! The JS has no comments because it ships as written (the snippet is not minified); the
-//! reasons live here and in `convert`.
+//! The reasons behind the JS live here and in `convert`, in one place; `scripts/build-pkg`
+//! minifies what ships.
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
