@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{AbortController, Element};
 
 use super::card::{CardLayer, Decision};
+use super::cells::Borrows;
 use super::convert::{
     call_id_js, get, key, name, read_call, seed_call_id, set, write_frozen, Field,
 };
@@ -331,7 +332,7 @@ impl Coworkkit {
         });
         // Leaving the page settles what waits (SPEC §3.4): a card must not outlive its page.
         let weak = Rc::downgrade(&inner);
-        *inner.page_hide.borrow_mut() = Some(EventListener::new(&window, "pagehide", move |_| {
+        *inner.page_hide.write() = Some(EventListener::new(&window, "pagehide", move |_| {
             if let Some(inner) = weak.upgrade() {
                 inner.dispose();
             }
@@ -342,7 +343,7 @@ impl Coworkkit {
     /// The session id carried by every record of this instance.
     #[wasm_bindgen(getter, js_name = sessionId)]
     pub fn session_id(&self) -> String {
-        self.inner.engine.borrow().session_id().to_owned()
+        self.inner.engine.read().session_id().to_owned()
     }
 
     /// Registers an action; returns a handle whose `dispose()` unregisters it.
@@ -380,7 +381,7 @@ impl Coworkkit {
     /// The hard proposals waiting, the visible card's first.
     #[wasm_bindgen(unchecked_return_type = "Proposal[]")]
     pub fn pending(&self) -> Array {
-        let list = self.inner.engine.borrow().pending();
+        let list = self.inner.engine.read().pending();
         list.iter().map(|p| self.inner.proposal_js(p)).collect()
     }
 
@@ -388,12 +389,12 @@ impl Coworkkit {
     /// never confirm.
     pub fn cancel(&self, id: &str) -> bool {
         let inner = &self.inner;
-        let Some(proposal) = inner.engine.borrow().proposal_by_str(id) else {
+        let Some(proposal) = inner.engine.read().proposal_by_str(id) else {
             return false;
         };
         let done = inner
             .engine
-            .borrow_mut()
+            .write()
             .cancel(proposal, CancelReason::App, now());
         inner.drain();
         done
@@ -421,7 +422,7 @@ impl Coworkkit {
         let inner = &self.inner;
         let id = inner.next_subscriber.get();
         inner.next_subscriber.set(id + 1);
-        inner.subscribers.borrow_mut().push(Subscriber {
+        inner.subscribers.write().push(Subscriber {
             id,
             kind,
             callback: listener.clone(),
@@ -435,7 +436,7 @@ impl Coworkkit {
                     Box::new(move |_, _| {
                         let Some(inner) = weak.upgrade() else { return };
                         // Only if still subscribed by the time the microtask runs.
-                        if inner.subscribers.borrow().iter().any(|s| s.id == id) {
+                        if inner.subscribers.read().iter().any(|s| s.id == id) {
                             for p in waiting.iter() {
                                 inner.call_listener(&listener, &p);
                             }
@@ -485,17 +486,17 @@ impl Inner {
         let name = def.name.clone();
         let id = self
             .engine
-            .borrow_mut()
+            .write()
             .register(def)
             .map_err(|e| js_error(&e))?;
-        self.actions.borrow_mut().insert(id, action);
+        self.actions.write().insert(id, action);
         self.drain();
         Ok((id, name))
     }
 
     fn undefine(&self, id: ActionId) {
-        if self.actions.borrow_mut().remove(&id).is_some() {
-            self.engine.borrow_mut().unregister(id, now());
+        if self.actions.write().remove(&id).is_some() {
+            self.engine.write().unregister(id, now());
             self.drain();
         }
     }
@@ -512,12 +513,10 @@ impl Inner {
     /// What `release` does: unregister an action or drop a subscriber. Idempotent.
     fn release(&self, kind: u32, id: f64) {
         if kind == RELEASE_SUBSCRIBER {
-            self.subscribers
-                .borrow_mut()
-                .retain(|s| f64::from(s.id) != id);
+            self.subscribers.write().retain(|s| f64::from(s.id) != id);
             return;
         }
-        let action = self.actions.borrow().find_raw(id);
+        let action = self.actions.read().find_raw(id);
         if let Some(action) = action {
             self.undefine(action);
         }
@@ -526,7 +525,7 @@ impl Inner {
     fn invoke(&self, call: &JsValue) -> Promise {
         let (request, copy) = self.read_call(call);
         if let (Ok(args), Some(copy)) = (&request.args, copy) {
-            self.snapshots.borrow_mut().push((args.clone(), copy));
+            self.snapshots.write().push((args.clone(), copy));
         }
         self.invoke_request(request)
     }
@@ -568,15 +567,15 @@ impl Inner {
     /// open action with a synchronous `run`, every rejection): those resolve at once, with no
     /// resolver kept; the rest wait in `waiters` for their `Answer`.
     fn submit(&self, request: InvokeRequest) -> Promise {
-        let ticket = self.engine.borrow_mut().invoke(request, now());
+        let ticket = self.engine.write().invoke(request, now());
         self.drain();
         // A snapshot whose args the engine no longer holds belongs to no call (one answered
         // from memory, a confirming call that continued another): drop it.
         self.snapshots
-            .borrow_mut()
+            .write()
             .retain(|(args, _)| Rc::strong_count(args) > 1);
         let early = {
-            let mut early = self.early.borrow_mut();
+            let mut early = self.early.write();
             let at = early.iter().position(|(t, _)| *t == ticket);
             at.map(|i| early.swap_remove(i).1)
         };
@@ -585,7 +584,7 @@ impl Inner {
         }
         let promise = js::deferred();
         self.waiters
-            .borrow_mut()
+            .write()
             .push((ticket, js::take_resolve(&promise)));
         promise
     }
@@ -594,7 +593,7 @@ impl Inner {
     /// (when they were given and are plain JSON data), which [`invoke`](Self::invoke) keeps
     /// as the call's snapshot.
     fn read_call(&self, call: &JsValue) -> (InvokeRequest, Option<JsValue>) {
-        let max = self.engine.borrow().config().max_args_bytes;
+        let max = self.engine.read().config().max_args_bytes;
         let fields = read_call(call, max);
         let name = match fields.name {
             Field::Text(name) => name,
@@ -659,11 +658,11 @@ impl Inner {
             return;
         }
         self.abort.abort();
-        self.engine.borrow_mut().dispose(now());
+        self.engine.write().dispose(now());
         self.drain();
-        self.page_hide.borrow_mut().take();
-        self.timer.borrow_mut().take();
-        let card = self.card.borrow_mut().take();
+        self.page_hide.write().take();
+        self.timer.write().take();
+        let card = self.card.write().take();
         drop(card);
         self.dispose_hand();
         self.dispose_watch();
@@ -672,7 +671,7 @@ impl Inner {
     /// Performs queued effects until the engine has none, then re-arms the expiry timer.
     fn drain(&self) {
         loop {
-            let effect = self.engine.borrow_mut().poll_effect();
+            let effect = self.engine.write().poll_effect();
             match effect {
                 Some(effect) => self.perform(effect),
                 None => break,
@@ -685,8 +684,8 @@ impl Inner {
         if self.disposed.get() {
             return;
         }
-        let deadline = self.engine.borrow().poll_timeout();
-        let mut timer = self.timer.borrow_mut();
+        let deadline = self.engine.read().poll_timeout();
+        let mut timer = self.timer.write();
         match (deadline, timer.as_ref()) {
             (None, _) => *timer = None,
             (Some(at), Some((current, _))) if *current == at => {}
@@ -697,8 +696,8 @@ impl Inner {
                     at,
                     Timeout::new(wait, move || {
                         if let Some(inner) = weak.upgrade() {
-                            inner.timer.borrow_mut().take();
-                            inner.engine.borrow_mut().tick(now());
+                            inner.timer.write().take();
+                            inner.engine.write().tick(now());
                             inner.drain();
                         }
                     }),
@@ -736,12 +735,12 @@ impl Inner {
             Effect::UpdateCard {
                 position, total, ..
             } => {
-                if let Some(card) = self.card.borrow_mut().as_mut() {
+                if let Some(card) = self.card.write().as_mut() {
                     card.update_position(position, total);
                 }
             }
             Effect::CloseCard { .. } => {
-                if let Some(card) = self.card.borrow_mut().as_mut() {
+                if let Some(card) = self.card.write().as_mut() {
                     card.close();
                 }
             }
@@ -764,7 +763,7 @@ impl Inner {
     #[inline(never)]
     fn answer(&self, ticket: Ticket, outcome: &Outcome<JsValue>) {
         let resolve = {
-            let mut waiters = self.waiters.borrow_mut();
+            let mut waiters = self.waiters.write();
             let at = waiters.iter().position(|(t, _)| *t == ticket);
             at.map(|i| waiters.swap_remove(i).1)
         };
@@ -773,7 +772,7 @@ impl Inner {
                 let _ = resolve.call1(&JsValue::UNDEFINED, &outcome_js(outcome));
             }
             // Answered before `submit` made a promise: it picks this up.
-            None => self.early.borrow_mut().push((ticket, outcome_js(outcome))),
+            None => self.early.write().push((ticket, outcome_js(outcome))),
         }
     }
 
@@ -788,17 +787,13 @@ impl Inner {
         approver: Option<&Approver>,
     ) {
         if let Some(result) = self.perform_element(action, args) {
-            self.engine.borrow_mut().run_finished(call, result, now());
+            self.engine.write().run_finished(call, result, now());
             return;
         }
-        let run = self
-            .actions
-            .borrow()
-            .get(&action)
-            .and_then(|a| a.run.clone());
+        let run = self.actions.read().get(&action).and_then(|a| a.run.clone());
         let Some(run) = run else {
             let e = Error::RunFailed("the action was disposed before it ran".into());
-            self.engine.borrow_mut().run_finished(call, Err(e), now());
+            self.engine.write().run_finished(call, Err(e), now());
             return;
         };
         let ctx = js::context(
@@ -811,7 +806,7 @@ impl Inner {
         match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {
             Err(thrown) => {
                 let e = Error::RunFailed(message_of(&thrown));
-                self.engine.borrow_mut().run_finished(call, Err(e), now());
+                self.engine.write().run_finished(call, Err(e), now());
             }
             Ok(value) if is_thenable(&value) => {
                 let weak = self.me.clone();
@@ -824,16 +819,14 @@ impl Inner {
                             } else {
                                 Err(Error::RunFailed(message_of(&settled)))
                             };
-                            inner.engine.borrow_mut().run_finished(call, result, now());
+                            inner.engine.write().run_finished(call, result, now());
                             inner.drain();
                         }
                     }),
                 );
             }
             Ok(value) => {
-                self.engine
-                    .borrow_mut()
-                    .run_finished(call, Ok(value), now());
+                self.engine.write().run_finished(call, Ok(value), now());
             }
         }
     }
@@ -858,7 +851,7 @@ impl Inner {
     fn deliver_record(&self, record: &ActionRecord<JsValue>) {
         let js = self.record_js(record);
         self.snapshots
-            .borrow_mut()
+            .write()
             .retain(|(args, _)| !Rc::ptr_eq(args, &record.args));
         self.feed_watch(record, &js);
         if let Some(sink) = &self.on_record {
@@ -885,7 +878,7 @@ impl Inner {
         total: usize,
     ) {
         let snapshot = self.snapshot(args);
-        let (summary_fn, description) = match self.actions.borrow().get(&action) {
+        let (summary_fn, description) = match self.actions.read().get(&action) {
             Some(a) => (a.summary.clone(), a.description.clone()),
             None => (None, String::new()),
         };
@@ -896,7 +889,7 @@ impl Inner {
             .and_then(|v| v.as_string());
         let approver = self.current_approver();
         let role = approver.as_ref().and_then(|a| a.role.as_deref());
-        let confirm_allowed = self.engine.borrow().may_confirm(proposal, role);
+        let confirm_allowed = self.engine.read().may_confirm(proposal, role);
         let notice = match (&approvers, confirm_allowed) {
             (Some(list), false) => Some(approver_notice(list)),
             _ => None,
@@ -911,7 +904,7 @@ impl Inner {
             notice,
             labels: self.labels.clone(),
         };
-        let mut slot = self.card.borrow_mut();
+        let mut slot = self.card.write();
         if slot.is_none() {
             let container = self.container.clone().or_else(|| {
                 js::window()
@@ -947,11 +940,11 @@ impl Inner {
         match decision {
             Decision::Confirm => {
                 let approver = self.current_approver();
-                let _ = self.engine.borrow_mut().confirm(proposal, approver, now());
+                let _ = self.engine.write().confirm(proposal, approver, now());
             }
             Decision::Cancel => {
                 self.engine
-                    .borrow_mut()
+                    .write()
                     .cancel(proposal, CancelReason::User, now());
             }
         }
@@ -973,14 +966,14 @@ impl Inner {
     fn snapshot(&self, args: &Rc<Value>) -> JsValue {
         if let Some((_, js)) = self
             .snapshots
-            .borrow()
+            .read()
             .iter()
             .find(|(a, _)| Rc::ptr_eq(a, args))
         {
             return js.clone();
         }
         let js = write_frozen(args);
-        self.snapshots.borrow_mut().push((args.clone(), js.clone()));
+        self.snapshots.write().push((args.clone(), js.clone()));
         js
     }
 
@@ -1041,7 +1034,7 @@ impl Inner {
     pub(crate) fn emit(&self, kind: EventKind, payload: &JsValue) {
         let listeners: Vec<Function> = self
             .subscribers
-            .borrow()
+            .read()
             .iter()
             .filter(|s| s.kind == kind)
             .map(|s| s.callback.clone())

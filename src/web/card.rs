@@ -52,6 +52,7 @@ use web_sys::{
     Node, Performance, ShadowRoot,
 };
 
+use super::cells::Borrows;
 use super::js;
 use super::listener::EventListener;
 use crate::core::card::{countdown_text, position_text, CardModel};
@@ -120,7 +121,7 @@ type Shared = Rc<RefCell<CurrentCard>>;
 /// made it has returned (the callback may close, re-show or drop the layer).
 fn decide(shared: &Shared, decision: Decision) {
     let (handler, generation) = {
-        let mut card = shared.borrow_mut();
+        let mut card = shared.write();
         match card.on_decision.take() {
             Some(handler) => (handler, card.generation),
             None => return,
@@ -130,7 +131,7 @@ fn decide(shared: &Shared, decision: Decision) {
     js::when_settled(
         &JsValue::UNDEFINED,
         Box::new(move |_, _| {
-            let still_current = shared.borrow().generation == generation;
+            let still_current = shared.read().generation == generation;
             if still_current {
                 handler(decision);
             }
@@ -229,7 +230,7 @@ impl CardLayer {
                     now
                 };
                 let armed = {
-                    let card = shared.borrow();
+                    let card = shared.read();
                     card.confirm_allowed
                         && at - card.shown_at >= card.arm_delay_ms
                         && js_sys::Date::now() < card.expires_at
@@ -320,7 +321,7 @@ impl CardLayer {
         let was_open = self.dialog.open();
         {
             // Until the new card is in place, nothing decides anything.
-            let mut card = self.shared.borrow_mut();
+            let mut card = self.shared.write();
             card.on_decision = None;
             card.generation = card.generation.wrapping_add(1);
         }
@@ -355,7 +356,7 @@ impl CardLayer {
         let _ = self.cancel.focus();
 
         {
-            let mut card = self.shared.borrow_mut();
+            let mut card = self.shared.write();
             card.on_decision = Some(on_decision);
             card.shown_at = self.performance.now();
             card.arm_delay_ms = arm_delay_ms;
@@ -387,7 +388,7 @@ impl CardLayer {
     /// before the card opened, if that element is still in the document.
     pub fn close(&mut self) {
         {
-            let mut card = self.shared.borrow_mut();
+            let mut card = self.shared.write();
             card.on_decision = None;
             card.generation = card.generation.wrapping_add(1);
         }

@@ -43,6 +43,7 @@ use std::cell::RefCell;
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::JsValue;
 
+use super::cells::Borrows;
 use super::js;
 use crate::core::error::Error;
 use crate::core::value::Value;
@@ -326,7 +327,7 @@ thread_local! {
 /// from UTF-8 on each call (a `TextDecoder` round trip per key) was most of an `invoke`'s cost.
 pub fn key(name: &'static str) -> JsValue {
     KEYS.with(|keys| {
-        let mut keys = keys.borrow_mut();
+        let mut keys = keys.write();
         let at = name.as_ptr() as usize;
         if let Some((_, js)) = keys.iter().find(|(p, _)| *p == at) {
             return js.clone();
@@ -343,7 +344,7 @@ pub fn key(name: &'static str) -> JsValue {
 /// [`seed_call_id`]); the rest is a small least-recently-used cache by content.
 pub fn name(text: &str) -> JsValue {
     let id = IDS.with(|ids| {
-        let ids = ids.borrow();
+        let ids = ids.read();
         ids.iter()
             .rev()
             .find(|(s, _)| s == text)
@@ -353,7 +354,7 @@ pub fn name(text: &str) -> JsValue {
         return js;
     }
     NAMES.with(|names| {
-        let mut names = names.borrow_mut();
+        let mut names = names.write();
         // Most recently used last, and searched first: a hot action's name and the session id
         // stay near the end while the one-off strings pass through.
         if let Some(at) = names.iter().rposition(|(s, _)| s == text) {
@@ -386,7 +387,7 @@ extern "C" {
 /// new id, which would push the recurring names out of it and lengthen every search.
 pub fn seed_call_id(text: &str, js: &JsValue) {
     IDS.with(|ids| {
-        let mut ids = ids.borrow_mut();
+        let mut ids = ids.write();
         if ids.len() == ID_SLOTS {
             ids.remove(0);
         }

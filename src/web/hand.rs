@@ -52,6 +52,7 @@ use web_sys::{
 };
 
 use super::api::{js_error, Coworkkit, EventKind, Inner};
+use super::cells::Borrows;
 use super::convert::{get, set};
 use super::js;
 use super::listener::EventListener;
@@ -450,12 +451,12 @@ impl Inner {
 
     /// Sets Hand mode, redraws the badge and switches, and emits `handmode` on a change.
     pub(crate) fn set_hand_mode(&self, armed: bool) {
-        if self.engine.borrow().hand_mode() == armed {
+        if self.engine.read().hand_mode() == armed {
             return;
         }
-        self.engine.borrow_mut().set_hand_mode(armed);
+        self.engine.write().set_hand_mode(armed);
         {
-            let mut ui = self.hand.borrow_mut();
+            let mut ui = self.hand.write();
             ui.badge = if armed { self.badge() } else { None };
             if armed && ui.visibility.is_none() {
                 if let Some(document) = document() {
@@ -523,7 +524,7 @@ impl Inner {
             .sdk_parent(element)
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the switch in"))?;
         let host = Host::new(&parent, "coworkkit-switch", "switch");
-        let armed = self.engine.borrow().hand_mode();
+        let armed = self.engine.read().hand_mode();
         let attrs = [
             "part\nswitch\ntype\nbutton\nrole\nswitch\naria-checked\n",
             if armed { "true" } else { "false" },
@@ -543,14 +544,14 @@ impl Inner {
         let click = EventListener::new(&button, "click", move |event: Event| {
             let trusted = event.is_trusted();
             later(&weak, move |inner| {
-                if inner.engine.borrow().hand_mode() {
+                if inner.engine.read().hand_mode() {
                     inner.set_hand_mode(false);
                 } else if trusted {
                     let _ = inner.arm_hand_mode();
                 }
             });
         });
-        let mut ui = self.hand.borrow_mut();
+        let mut ui = self.hand.write();
         let id = ui.next_switch;
         ui.next_switch += 1;
         ui.switches.push(Switch {
@@ -565,11 +566,11 @@ impl Inner {
     /// `Some(why)` when the element action `name` cannot take its operation now; checked at
     /// `invoke` only while armed (disarmed, the engine answers `needs_hand_mode` first).
     pub(crate) fn element_rejection(&self, name: &str, args: Option<&Value>) -> Option<Error> {
-        if !self.engine.borrow().hand_mode() {
+        if !self.engine.read().hand_mode() {
             return None;
         }
-        let id = self.engine.borrow().action(name)?.0;
-        let actions = self.actions.borrow();
+        let id = self.engine.read().action(name)?.0;
+        let actions = self.actions.read();
         let target = actions.get(&id)?.element.as_ref()?;
         if let Err(e) = resolve(target) {
             return Some(e);
@@ -592,14 +593,14 @@ impl Inner {
         args: &Value,
     ) -> Option<Result<JsValue, Error>> {
         let target = {
-            let actions = self.actions.borrow();
+            let actions = self.actions.read();
             let target = actions.get(&action)?.element.as_ref()?;
             ElementTarget {
                 element: target.element.clone(),
                 operation: target.operation,
             }
         };
-        if !self.engine.borrow().hand_mode() {
+        if !self.engine.read().hand_mode() {
             return Some(Err(Error::HandModeOff));
         }
         // No borrow is held: the events run the app's handlers, which may call back in.
@@ -608,9 +609,9 @@ impl Inner {
 
     /// Removes the badge and the switches and disarms (from `dispose()`).
     pub(crate) fn dispose_hand(&self) {
-        let was_armed = self.engine.borrow().hand_mode();
-        self.engine.borrow_mut().set_hand_mode(false);
-        let ui = std::mem::take(&mut *self.hand.borrow_mut());
+        let was_armed = self.engine.read().hand_mode();
+        self.engine.write().set_hand_mode(false);
+        let ui = std::mem::take(&mut *self.hand.write());
         drop(ui);
         if was_armed {
             self.emit(EventKind::HandMode, &JsValue::FALSE);
@@ -636,7 +637,7 @@ impl Coworkkit {
     /// Whether Hand mode is armed.
     #[wasm_bindgen(getter, js_name = handMode)]
     pub fn hand_mode(&self) -> bool {
-        self.inner.engine.borrow().hand_mode()
+        self.inner.engine.read().hand_mode()
     }
 
     /// Draws the SDK's Hand mode switch into `element` (default: the `container` option, else
@@ -648,7 +649,7 @@ impl Coworkkit {
         let dispose = Closure::<dyn FnMut()>::new(move || {
             if let Some(inner) = weak.upgrade() {
                 let removed: Vec<Switch> = {
-                    let mut ui = inner.hand.borrow_mut();
+                    let mut ui = inner.hand.write();
                     let (gone, kept) = std::mem::take(&mut ui.switches)
                         .into_iter()
                         .partition(|s| s.id == id);

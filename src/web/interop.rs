@@ -18,6 +18,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::api::{js_error, Coworkkit, Inner};
+use super::cells::Borrows;
 use super::convert::{get, read_value, set, set_own};
 use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
@@ -219,11 +220,11 @@ impl Inner {
             return Check::Pass;
         };
         let standard = {
-            let engine = self.engine.borrow();
+            let engine = self.engine.read();
             let Some((id, ..)) = engine.action(&request.name) else {
                 return Check::Pass;
             };
-            let actions = self.actions.borrow();
+            let actions = self.actions.read();
             actions.get(&id).and_then(|a| a.input.standard.clone())
         };
         let Some((props, validate)) = standard else {
@@ -246,7 +247,7 @@ impl Inner {
             name, id, mut args, ..
         } = call;
         let soft = matches!(
-            self.engine.borrow().action(&name),
+            self.engine.read().action(&name),
             Some((_, _, Control::Soft, _))
         );
         let mut fields = None;
@@ -360,7 +361,7 @@ fn write_plain(value: &Value) -> JsValue {
 /// are not copied into the wasm at all. A call that is not readable keeps its shape and id
 /// (so the answer still matches it) and is rejected.
 fn read_tool_call(inner: &Inner, call: &JsValue) -> ToolCall {
-    let max = inner.engine.borrow().config().max_args_bytes;
+    let max = inner.engine.read().config().max_args_bytes;
     let budget = max.saturating_mul(4).saturating_add(4096);
     let mut refusal = None;
     let mut fields = Vec::new();
@@ -477,11 +478,11 @@ impl Coworkkit {
             .as_string()
             .unwrap_or_else(|| "(not a string)".into());
         let format = ToolFormat::parse(&name).map_err(|e| js_error(&e))?;
-        let engine = self.inner.engine.borrow();
+        let engine = self.inner.engine.read();
         if engine.is_disposed() {
             return Ok(Array::new().into());
         }
-        let actions = self.inner.actions.borrow();
+        let actions = self.inner.actions.read();
         let tools: Vec<ToolInfo<'_>> = engine
             .actions()
             .map(|(id, def, control, _)| {

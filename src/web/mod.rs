@@ -2,6 +2,7 @@
 
 pub mod api;
 pub mod card;
+mod cells;
 pub mod convert;
 pub mod hand;
 pub mod interop;

@@ -31,6 +31,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Node};
 
 use super::api::{js_error, Coworkkit, Inner};
+use super::cells::Borrows;
 use super::convert::{get, set};
 use super::js;
 use super::listener::EventListener;
@@ -272,12 +273,12 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
     let weak = Rc::downgrade(&state);
     listeners.push(EventListener::new(&copy, "click", move |_| {
         if let Some(state) = weak.upgrade() {
-            let lines = state.borrow().json_lines();
+            let lines = state.read().json_lines();
             copy_to_clipboard(&lines);
         }
     }));
     let buttons: Vec<(Option<Gate>, Element)> = state
-        .borrow()
+        .read()
         .filters
         .iter()
         .map(|(g, b, _)| (*g, b.clone()))
@@ -286,7 +287,7 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
         let weak = Rc::downgrade(&state);
         listeners.push(EventListener::new(&button, "click", move |_| {
             if let Some(state) = weak.upgrade() {
-                state.borrow_mut().set_filter(gate);
+                state.write().set_filter(gate);
             }
         }));
     }
@@ -297,8 +298,8 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
 impl Inner {
     /// Shows `record` (`js` is the object `onActionRecord` receives) on every mounted panel.
     pub(crate) fn feed_watch<R>(&self, record: &ActionRecord<R>, js: &JsValue) {
-        for panel in &self.watch.borrow().list {
-            if let Err(e) = panel.state.borrow_mut().push(record, js) {
+        for panel in &self.watch.read().list {
+            if let Err(e) = panel.state.write().push(record, js) {
                 web_sys::console::error_2(
                     &"coworkkit: the Watch panel could not draw a row".into(),
                     &e,
@@ -309,7 +310,7 @@ impl Inner {
 
     /// Removes every panel (from `dispose()`).
     pub(crate) fn dispose_watch(&self) {
-        let panels = std::mem::take(&mut *self.watch.borrow_mut());
+        let panels = std::mem::take(&mut *self.watch.write());
         drop(panels);
     }
 }
@@ -332,7 +333,7 @@ impl Coworkkit {
         let (host, state, listeners) = build_panel(&parent)?;
         let weak_state: Weak<RefCell<PanelState>> = Rc::downgrade(&state);
         let id = {
-            let mut panels = inner.watch.borrow_mut();
+            let mut panels = inner.watch.write();
             let id = panels.next;
             panels.next += 1;
             panels.list.push(Panel {
@@ -347,7 +348,7 @@ impl Coworkkit {
         let dispose = Closure::<dyn FnMut()>::new(move || {
             if let Some(inner) = weak.upgrade() {
                 let gone: Vec<Panel> = {
-                    let mut panels = inner.watch.borrow_mut();
+                    let mut panels = inner.watch.write();
                     let (gone, kept) = std::mem::take(&mut panels.list)
                         .into_iter()
                         .partition(|p| p.id == id);
@@ -360,7 +361,7 @@ impl Coworkkit {
         let json_lines = Closure::<dyn FnMut() -> String>::new(move || {
             weak_state
                 .upgrade()
-                .map(|state| state.borrow().json_lines())
+                .map(|state| state.read().json_lines())
                 .unwrap_or_default()
         });
         let handle = Object::new();
