@@ -136,6 +136,10 @@ fn string_lengths_count_unicode_characters() {
     assert!(s.validate(&v(r#""😀😀😀""#)).is_ok()); // 12 bytes, 3 chars
     assert!(message(&s, r#""é""#).starts_with("args: must have at least"));
     assert!(message(&s, r#""abcd""#).starts_with("args: must have at most"));
+    // Three-byte characters, counted as one each (the count skips continuation bytes).
+    assert!(s.validate(&v(r#""€€€""#)).is_ok());
+    assert!(message(&s, r#""€€€€""#).starts_with("args: must have at most"));
+    assert!(message(&s, r#""😀""#).starts_with("args: must have at least"));
 }
 
 #[test]
