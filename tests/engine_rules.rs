@@ -1131,6 +1131,10 @@ fn control_source_is_on_every_record() {
 fn proposal_ids_round_trip_through_strings() {
     let id = ProposalId::parse("ckp_42").unwrap();
     assert_eq!(id.to_string(), "ckp_42");
+    // The longest accepted form (19 digits) and leading zeros read as the number they write.
+    let max = ProposalId::parse("ckp_9999999999999999999").unwrap();
+    assert_eq!(max.to_string(), "ckp_9999999999999999999");
+    assert_eq!(ProposalId::parse("ckp_007"), ProposalId::parse("ckp_7"));
     for bad in [
         "",
         "ckp_",

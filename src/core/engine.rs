@@ -145,7 +145,11 @@ impl ProposalId {
         if digits.is_empty() || digits.len() > 19 || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        digits.parse().ok().map(ProposalId)
+        // At most 19 digits always fit a u64, so no overflow check (and no `u64::from_str`).
+        let n = digits
+            .bytes()
+            .fold(0u64, |n, b| n * 10 + u64::from(b - b'0'));
+        Some(ProposalId(n))
     }
 }
 
