@@ -7,9 +7,11 @@
 //! exceed the size limit, so a hostile million-key object costs no more than the limit allows.
 //! A Proxy whose trap throws, or a throwing getter, is refused the same way (every read is in
 //! a `try`: an exception crossing into the wasm would make `invoke` throw and skip its
-//! cleanup); an undefined property is skipped, as `JSON.stringify` skips it. For `invoke` the same pass also builds
-//! the deeply frozen copy that `run` and the record receive, with each lone surrogate as
-//! U+FFFD, as the [`Value`] has it. Walking it from Rust instead cost two or three crossings
+//! cleanup); an undefined property is skipped, as `JSON.stringify` skips it. For `invoke` the
+//! same pass also builds the deeply frozen copy that `run` and the record receive, with each
+//! lone surrogate as U+FFFD, as the [`Value`] has it. Two keys of one object that read the same
+//! once their lone surrogates are U+FFFD are refused: the schema would check one and `run`
+//! would see the other. Walking it from Rust instead cost two or three crossings
 //! per value (kind, key, `Reflect.get`, a string decode) and as many again to build the copy.
 //!
 //! The size is counted as the walk goes, in UTF-8 bytes: 4 or 5 for a literal; a number's
@@ -29,7 +31,7 @@
 //! - `[` *n* `:` values `]`; `{` *n* `:` (*len* `:` *key* value)… `}`, where *n* is the
 //!   array's length or the object's number of keys (an undefined property is left out);
 //! - instead of a value, at the top: `#` *size* `;` (over the budget after *size* bytes) or
-//!   `!` *why* *path* (not JSON data: *why* is a digit, see [`not_json_reason`]).
+//!   `!` *why* *path* (not JSON data: *why* is a digit or `a`, see [`not_json_reason`]).
 //!
 //! A call's tape ([`read_call`]) starts with its fields, each `s` *len* `:` *text* (a string),
 //! `u` (undefined or null) or `x` (anything else): `name`; `callId`, followed by *len* `:` a
@@ -133,6 +135,9 @@ fn not_json_reason(why: u8) -> &'static str {
         b'6' => "is not a plain object",
         b'7' => "cannot be read",
         b'8' => "has an unreadable length",
+        b'a' => {
+            "is a key that another key of the object also reads as (lone surrogates read as U+FFFD)"
+        }
         _ => "has a throwing getter",
     }
 }

@@ -183,6 +183,7 @@ class CkArgs {
     let keys;
     try { keys = Object.keys(v); } catch { this.fail(7); }
     const out = this.copy ? {} : null;
+    let marked = null;
     this.spend(2);
     this.tape += "{" + keys.length + ":";
     for (let i = 0; i < keys.length; i++) {
@@ -191,6 +192,10 @@ class CkArgs {
       if (item === undefined) continue;
       const n = ckUtf8(key);
       if (ckLone) key = ckWellFormed(key);
+      if (key.includes("\uFFFD")) {
+        if ((marked ??= new Set()).has(key)) { this.trail.push(key); this.fail("a"); }
+        marked.add(key);
+      }
       this.spend(n + 4);
       this.tape += n + ":" + key;
       this.trail.push(key);

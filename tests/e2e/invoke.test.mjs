@@ -211,6 +211,11 @@ test("args that are not plain JSON data are named by path; the size check stops 
       size: await message({ s: "€".repeat(10) }, small),
       early: await message({ s: "x".repeat(40), get f() { touched = true; return () => 1; } }, small),
       fits: await message({ s: "€".repeat(7) }, small),
+      // Two keys that read the same once lone surrogates are U+FFFD: the schema would check
+      // one and run would see the other.
+      twins: await message({ k: { "\uD800": 1, "\uDC00": 2 } }),
+      literal: await message({ "\uD800x": 1, "\uFFFDx": 2 }),
+      alone: await message({ "\uD800": 1, "\uFFFD\uFFFD": 2 }),
     };
     small.dispose();
     return { ...out, touched };
@@ -233,6 +238,10 @@ test("args that are not plain JSON data are named by path; the size check stops 
   assert.equal(r.early, "args_too_large: args are 49 bytes of JSON, more than the 30 allowed");
   assert.equal(r.touched, false, "the walk stopped before the next property");
   assert.equal(r.fits, "undefined: undefined");
+  const twice = "is a key that another key of the object also reads as (lone surrogates read as U+FFFD), not JSON data";
+  assert.equal(r.twins, `invalid_args: args.k.\uFFFD: ${twice}`);
+  assert.equal(r.literal, `invalid_args: args.\uFFFDx: ${twice}`);
+  assert.equal(r.alone, "undefined: undefined");
 });
 
 test("an undeclared destructive name is gated soft with one console nudge per name", async () => {
