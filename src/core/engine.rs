@@ -348,7 +348,7 @@ type IdMap = HashMap<String, Known, Keyed>;
 struct Keyed(u64, u64);
 
 impl Keyed {
-    fn from(entropy: &mut dyn Entropy) -> Self {
+    fn from_entropy(entropy: &mut dyn Entropy) -> Self {
         let mut bytes = [0u8; 16];
         entropy.fill(&mut bytes);
         let (a, b) = bytes.split_at(8);
@@ -499,7 +499,7 @@ pub struct Engine<R: Clone> {
 impl<R: Clone> Engine<R> {
     /// A fresh engine for one session.
     pub fn new(config: Config, session_id: String, mut entropy: Box<dyn Entropy>) -> Self {
-        let keys = Keyed::from(entropy.as_mut());
+        let keys = Keyed::from_entropy(entropy.as_mut());
         Engine {
             config,
             session_id,

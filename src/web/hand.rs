@@ -648,15 +648,13 @@ impl Coworkkit {
         let weak = Rc::downgrade(&self.inner);
         let dispose = Closure::<dyn FnMut()>::new(move || {
             if let Some(inner) = weak.upgrade() {
-                let removed: Vec<Switch> = {
-                    let mut ui = inner.hand.write();
-                    let (gone, kept) = std::mem::take(&mut ui.switches)
-                        .into_iter()
-                        .partition(|s| s.id == id);
-                    ui.switches = kept;
-                    gone
+                // Taken out under the borrow, dropped (removing its DOM) after it.
+                let gone = {
+                    let switches = &mut inner.hand.write().switches;
+                    let at = switches.iter().position(|s| s.id == id);
+                    at.map(|i| switches.remove(i))
                 };
-                drop(removed);
+                drop(gone);
             }
         });
         let handle = Object::new();

@@ -347,13 +347,11 @@ impl Coworkkit {
         let weak = Rc::downgrade(inner);
         let dispose = Closure::<dyn FnMut()>::new(move || {
             if let Some(inner) = weak.upgrade() {
-                let gone: Vec<Panel> = {
-                    let mut panels = inner.watch.write();
-                    let (gone, kept) = std::mem::take(&mut panels.list)
-                        .into_iter()
-                        .partition(|p| p.id == id);
-                    panels.list = kept;
-                    gone
+                // Taken out under the borrow, dropped (removing its DOM) after it.
+                let gone = {
+                    let list = &mut inner.watch.write().list;
+                    let at = list.iter().position(|p| p.id == id);
+                    at.map(|i| list.remove(i))
                 };
                 drop(gone);
             }
