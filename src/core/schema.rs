@@ -13,7 +13,7 @@
 //! about a number, `properties` nothing about an array.
 
 use super::error::Error;
-use super::value::{push_decimal, write_string, Value};
+use super::value::{push_decimal, write_number, write_string, Value};
 
 const TYPE_NULL: u8 = 1;
 const TYPE_BOOLEAN: u8 = 2;
@@ -302,7 +302,7 @@ fn is_identifier(key: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
 }
 
-/// A bound from the schema; whole numbers print exactly, fractions via JSON.
+/// A bound from the schema; whole numbers print exactly, fractions as JSON does.
 fn push_number(out: &mut String, n: f64) {
     if n.fract() == 0.0 && n.abs() < 9.0e15 {
         if n < 0.0 {
@@ -310,7 +310,8 @@ fn push_number(out: &mut String, n: f64) {
         }
         push_decimal(out, n.abs() as u64);
     } else {
-        Value::Number(n).write_json(out);
+        // Not `Value::write_json`: that would link its string and container printing too.
+        write_number(out, n);
     }
 }
 

@@ -320,7 +320,7 @@ pub(crate) fn write_string(out: &mut String, s: &str) {
 }
 
 /// Prints a number the way JavaScript's `Number.prototype.toString` does.
-fn write_number(out: &mut String, n: f64) {
+pub(crate) fn write_number(out: &mut String, n: f64) {
     if !n.is_finite() {
         out.push_str("null");
         return;
