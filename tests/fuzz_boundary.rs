@@ -360,7 +360,7 @@ proptest! {
             }
         }
         let view = OutcomeView { gate: &gate, ok: control == 0, error: None, confirm_token: id.as_deref(), has_result: control == 1 };
-        let _ = tool_content(&name, &view);
+        prop_assert!(Value::parse_json(&tool_content(&name, &view)).is_ok());
         let control = [Control::Open, Control::Soft, Control::Hard][usize::from(control)];
         let info = ToolInfo {
             name: &name, description: &gate, control, read_only: true, idempotent: false,
@@ -368,7 +368,7 @@ proptest! {
         };
         for format in ["json", "openai", "openai-responses", "anthropic", "mcp"] {
             let format = ToolFormat::parse(format).expect("known format");
-            let _ = manifest(format, &[info]).to_json();
+            prop_assert!(Value::parse_json(&manifest(format, &[info])).is_ok());
         }
     }
 

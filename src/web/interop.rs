@@ -19,14 +19,13 @@ use wasm_bindgen::JsCast;
 
 use super::api::{js_error, Coworkkit, Inner};
 use super::cells::Borrows;
-use super::convert::{get, read_value, set, set_own};
+use super::convert::{get, read_value, set};
 use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
 use crate::core::error::Error;
 use crate::core::interop::{
-    control_from_mcp_annotations, is_error, issues_error, manifest, parse_tool_call,
-    take_confirm_fields, tool_content, tool_result, OutcomeView, PathStep, Provider, ToolCall,
-    ToolFormat, ToolInfo,
+    control_from_mcp_hints, is_error, issues_error, manifest, parse_tool_call, take_confirm_fields,
+    tool_content, tool_result, OutcomeView, PathStep, Provider, ToolCall, ToolFormat, ToolInfo,
 };
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -336,23 +335,10 @@ pub(crate) fn thrown_error(thrown: &JsValue) -> Error {
     Error::InvalidArgs(String::from("args: the input schema's validate threw: ") + &message)
 }
 
-/// Builds a fresh, mutable JS value from `value` (manifests and tool results are the caller's
-/// to extend, unlike the frozen snapshots).
-fn write_plain(value: &Value) -> JsValue {
-    match value {
-        Value::Null => JsValue::NULL,
-        Value::Bool(b) => JsValue::from_bool(*b),
-        Value::Number(n) => JsValue::from_f64(*n),
-        Value::String(s) => JsValue::from_str(s),
-        Value::Array(items) => items.iter().map(write_plain).collect::<Array>().into(),
-        Value::Object(fields) => {
-            let object = Object::new();
-            for (key, item) in fields {
-                set_own(&object, key, &write_plain(item));
-            }
-            object.into()
-        }
-    }
+/// Fresh, mutable JS objects from the JSON text the core writes (manifests and tool results
+/// are the caller's to extend, unlike the frozen snapshots). The text is always valid JSON.
+fn parse_plain(text: &str) -> JsValue {
+    JSON::parse(text).unwrap_or(JsValue::NULL)
 }
 
 /// Reads a provider tool call. Its own fields are read one at a time and only the arguments as
@@ -441,27 +427,31 @@ fn tool_result_js(
         confirm_token: token.as_deref(),
         has_result,
     };
-    let content = write_plain(&tool_content(action, &view));
+    let mut text = tool_content(action, &view);
     if has_result {
+        // The run's value goes in the placeholder's place; `JSON.stringify` of the whole
+        // keeps the key order.
+        let content = parse_plain(&text);
         set(
             content.unchecked_ref::<Object>(),
             "result",
             get(outcome, "result"),
         );
+        text = match JSON::stringify(&content).ok().and_then(|s| s.as_string()) {
+            Some(text) => text,
+            None => {
+                // The run's value is not JSON (a cycle, a BigInt): the model gets the rest.
+                let _ =
+                    Reflect::delete_property(content.unchecked_ref::<Object>(), &"result".into());
+                JSON::stringify(&content)
+                    .ok()
+                    .and_then(|s| s.as_string())
+                    .unwrap_or_default()
+            }
+        };
     }
-    let text = match JSON::stringify(&content).ok().and_then(|s| s.as_string()) {
-        Some(text) => text,
-        None => {
-            // The run's value is not JSON (a cycle, a BigInt): the model gets the rest.
-            let _ = Reflect::delete_property(content.unchecked_ref::<Object>(), &"result".into());
-            JSON::stringify(&content)
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_default()
-        }
-    };
     let id = id.unwrap_or_else(|| get(outcome, "callId").as_string().unwrap_or_default());
-    write_plain(&tool_result(provider, &id, text, is_error(&view)))
+    parse_plain(&tool_result(provider, &id, &text, is_error(&view)))
 }
 
 #[wasm_bindgen]
@@ -501,7 +491,7 @@ impl Coworkkit {
                 }
             })
             .collect();
-        Ok(write_plain(&manifest(format, &tools)))
+        Ok(parse_plain(&manifest(format, &tools)))
     }
 
     /// Runs a provider tool call (OpenAI Chat, OpenAI Responses or Anthropic) through `invoke`
@@ -536,16 +526,14 @@ pub fn control_from_mcp(
     #[wasm_bindgen(unchecked_param_type = "McpToolAnnotations | null | undefined")]
     annotations: JsValue,
 ) -> String {
-    let hints = if annotations.is_object() {
-        let mut fields = Vec::new();
-        for key in ["readOnlyHint", "destructiveHint"] {
-            if let Some(b) = get(&annotations, key).as_bool() {
-                fields.push((key.to_string(), Value::Bool(b)));
-            }
+    let hint = |key| {
+        if annotations.is_object() {
+            get(&annotations, key).as_bool()
+        } else {
+            None
         }
-        Some(Value::Object(fields))
-    } else {
-        None
     };
-    control_from_mcp_annotations(hints.as_ref()).as_str().into()
+    control_from_mcp_hints(hint("readOnlyHint"), hint("destructiveHint"))
+        .as_str()
+        .into()
 }
