@@ -254,7 +254,7 @@ pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> String {
                     };
                     write_properties(&mut out, props, true);
                 } else {
-                    write_exact(&mut out, value);
+                    value.write_json_exact(&mut out);
                 }
             }
         }
@@ -282,7 +282,7 @@ fn write_properties(out: &mut String, props: &[(String, Value)], soft_params: bo
         first = false;
         write_string(out, key);
         out.push(':');
-        write_exact(out, value);
+        value.write_json_exact(out);
     }
     if soft_params {
         if !first {
@@ -295,37 +295,6 @@ fn write_properties(out: &mut String, props: &[(String, Value)], soft_params: bo
         out.push_str("}");
     }
     out.push('}');
-}
-
-/// A schema value as JSON text for `JSON.parse`: [`Value::write_json`], except that `-0`
-/// stays `-0` (which `JSON.parse` reads back as `-0`), as the declared schema had it.
-fn write_exact(out: &mut String, value: &Value) {
-    match value {
-        Value::Number(n) if *n == 0.0 && n.is_sign_negative() => out.push_str("-0"),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_exact(out, item);
-            }
-            out.push(']');
-        }
-        Value::Object(fields) => {
-            out.push('{');
-            for (i, (key, item)) in fields.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, key);
-                out.push(':');
-                write_exact(out, item);
-            }
-            out.push('}');
-        }
-        _ => value.write_json(out),
-    }
 }
 
 /// A root schema whose `type` is absent or `"object"`.

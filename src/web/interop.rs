@@ -20,6 +20,7 @@ use wasm_bindgen::JsCast;
 use super::api::{js_error, Coworkkit, Inner};
 use super::cells::Borrows;
 use super::convert::{get, read_value, set};
+use super::js;
 use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
 use crate::core::error::Error;
@@ -429,26 +430,7 @@ fn tool_result_js(
     };
     let mut text = tool_content(action, &view);
     if has_result {
-        // The run's value goes in the placeholder's place; `JSON.stringify` of the whole
-        // keeps the key order.
-        let content = parse_plain(&text);
-        set(
-            content.unchecked_ref::<Object>(),
-            "result",
-            get(outcome, "result"),
-        );
-        text = match JSON::stringify(&content).ok().and_then(|s| s.as_string()) {
-            Some(text) => text,
-            None => {
-                // The run's value is not JSON (a cycle, a BigInt): the model gets the rest.
-                let _ =
-                    Reflect::delete_property(content.unchecked_ref::<Object>(), &"result".into());
-                JSON::stringify(&content)
-                    .ok()
-                    .and_then(|s| s.as_string())
-                    .unwrap_or_default()
-            }
-        };
+        text = js::with_result(&text, &get(outcome, "result"));
     }
     let id = id.unwrap_or_else(|| get(outcome, "callId").as_string().unwrap_or_default());
     parse_plain(&tool_result(provider, &id, &text, is_error(&view)))
@@ -473,24 +455,23 @@ impl Coworkkit {
             return Ok(Array::new().into());
         }
         let actions = self.inner.actions.read();
-        let tools: Vec<ToolInfo<'_>> = engine
-            .actions()
-            .map(|(id, def, control, _)| {
-                let input = actions.get(&id).map(|a| &a.input);
-                ToolInfo {
-                    name: &def.name,
-                    description: &def.description,
-                    control,
-                    read_only: def.read_only,
-                    idempotent: def.idempotent,
-                    // An element action's implied schema (`fill`'s `value`) is in `def.schema`.
-                    input_schema: input
-                        .and_then(|i| i.json_schema.as_ref())
-                        .or(def.schema.as_ref().map(Schema::source)),
-                    has_input: def.schema.is_some() || input.is_some_and(|i| i.declared),
-                }
-            })
-            .collect();
+        // A plain loop: `map(..).collect()` monomorphizes iterator helpers for one short list.
+        let mut tools = Vec::new();
+        for (id, def, control, _) in engine.actions() {
+            let input = actions.get(&id).map(|a| &a.input);
+            tools.push(ToolInfo {
+                name: &def.name,
+                description: &def.description,
+                control,
+                read_only: def.read_only,
+                idempotent: def.idempotent,
+                // An element action's implied schema (`fill`'s `value`) is in `def.schema`.
+                input_schema: input
+                    .and_then(|i| i.json_schema.as_ref())
+                    .or(def.schema.as_ref().map(Schema::source)),
+                has_input: def.schema.is_some() || input.is_some_and(|i| i.declared),
+            });
+        }
         Ok(parse_plain(&manifest(format, &tools)))
     }
 

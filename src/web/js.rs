@@ -270,6 +270,11 @@ export function ckEl(parent, tag, attrs, text) {
 export function ckSettle(value, callback) {
   Promise.resolve(value).then((v) => callback(true, v), (e) => callback(false, e));
 }
+export function ckWithResult(content, result) {
+  const c = JSON.parse(content);
+  c.result = result;
+  try { return JSON.stringify(c); } catch { delete c.result; return JSON.stringify(c); }
+}
 export function ckTakeResolve(promise) {
   const resolve = promise.ckResolve;
   delete promise.ckResolve;
@@ -368,6 +373,12 @@ extern "C" {
 
     #[wasm_bindgen(js_name = ckSettle)]
     fn settle(value: &JsValue, callback: JsValue);
+
+    /// A tool result's content (JSON text with a `"result":null` placeholder) with the run's
+    /// `result` in the placeholder's place, as compact JSON; without it when it is not JSON
+    /// (a cycle, a BigInt): the model gets the rest.
+    #[wasm_bindgen(js_name = ckWithResult)]
+    pub fn with_result(content: &str, result: &JsValue) -> String;
 
     /// Takes the resolver off a promise made by [`deferred`].
     #[wasm_bindgen(js_name = ckTakeResolve)]
