@@ -116,13 +116,13 @@ fn entry_template(format: ToolFormat) -> &'static str {
     }
 }
 
-/// Appends `template` with each `$n` (one digit) replaced by `parts[n]`.
-fn fill(out: &mut String, template: &str, parts: &[&str]) {
+/// Appends `template`, with `part` writing each `$n` (one digit `n`) in its place. One
+/// `dyn` writer for every shape keeps a single copy of this loop in the wasm.
+fn fill(out: &mut String, template: &str, part: &mut dyn FnMut(&mut String, u8)) {
     let mut slot = false;
     for &b in template.as_bytes() {
         if slot {
-            let part = parts.get(usize::from(b.wrapping_sub(b'0')));
-            out.push_str(part.copied().unwrap_or_default());
+            part(out, b);
             slot = false;
         } else if b == b'$' {
             slot = true;
@@ -130,13 +130,6 @@ fn fill(out: &mut String, template: &str, parts: &[&str]) {
             out.push(char::from(b));
         }
     }
-}
-
-/// `s` as a JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    write_string(&mut out, s);
-    out
 }
 
 fn json_bool(b: bool) -> &'static str {
@@ -154,7 +147,7 @@ pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> String {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&tool_entry(format, tool));
+        write_entry(&mut out, format, tool);
     }
     out.push(']');
     out
@@ -162,26 +155,25 @@ pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> String {
 
 /// One action's manifest entry, as JSON text.
 pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> String {
+    let mut out = String::new();
+    write_entry(&mut out, format, tool);
+    out
+}
+
+fn write_entry(out: &mut String, format: ToolFormat, tool: &ToolInfo<'_>) {
     // The neutral listing keeps the app's words and schema; the providers' entries get the
     // gate's sentence and, for soft actions, the token parameters.
-    let (description, soft) = if format == ToolFormat::Json {
-        (json_string(tool.description), false)
-    } else {
-        let description = agent_description(tool.description, tool.control);
-        (json_string(&description), tool.control == Control::Soft)
-    };
-    let parts: [&str; 7] = [
-        &json_string(tool.name),
-        &description,
-        &input_schema(tool, soft),
-        &json_string(tool.control.as_str()),
-        json_bool(tool.read_only),
-        json_bool(tool.idempotent),
-        &mcp_annotations(tool),
-    ];
-    let mut out = String::new();
-    fill(&mut out, entry_template(format), &parts);
-    out
+    let neutral = format == ToolFormat::Json;
+    fill(out, entry_template(format), &mut |out, slot| match slot {
+        b'0' => write_string(out, tool.name),
+        b'1' if neutral => write_string(out, tool.description),
+        b'1' => write_string(out, &agent_description(tool.description, tool.control)),
+        b'2' => write_input_schema(out, tool, !neutral && tool.control == Control::Soft),
+        b'3' => write_string(out, tool.control.as_str()),
+        b'4' => out.push_str(json_bool(tool.read_only)),
+        b'5' => out.push_str(json_bool(tool.idempotent)),
+        _ => write_mcp_annotations(out, tool),
+    });
 }
 
 /// The description an agent reads: the app's words, then one sentence about the gate.
@@ -208,8 +200,8 @@ pub fn agent_description(description: &str, control: Control) -> String {
 /// `destructiveHint: true`, so every hint that differs from them is spelled out: a client that
 /// maps hints back with [`control_from_mcp_annotations`] gets `open` for read-only open
 /// actions, `hard` for hard ones and `soft` for the rest.
-fn mcp_annotations(tool: &ToolInfo<'_>) -> String {
-    let mut out = String::from(if tool.control == Control::Open && tool.read_only {
+fn write_mcp_annotations(out: &mut String, tool: &ToolInfo<'_>) {
+    out.push_str(if tool.control == Control::Open && tool.read_only {
         r#"{"readOnlyHint":true"#
     } else if tool.control == Control::Hard {
         r#"{"destructiveHint":true"#
@@ -220,7 +212,6 @@ fn mcp_annotations(tool: &ToolInfo<'_>) -> String {
         out.push_str(r#","idempotentHint":true"#);
     }
     out.push('}');
-    out
 }
 
 /// The arguments' schema as providers accept it, as JSON text: always an object schema at the
@@ -232,7 +223,13 @@ fn mcp_annotations(tool: &ToolInfo<'_>) -> String {
 /// and a root `$schema` dropped. With `soft_params`, the optional `confirmToken` and `decline`
 /// properties are added last to `properties` (never to `required`), which is created if absent.
 pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> String {
-    let mut out = String::from(r#"{"type":"object""#);
+    let mut out = String::new();
+    write_input_schema(&mut out, tool, soft_params);
+    out
+}
+
+fn write_input_schema(out: &mut String, tool: &ToolInfo<'_>, soft_params: bool) {
+    out.push_str(r#"{"type":"object""#);
     // Whether `properties` is still to be written at the end.
     let mut add_properties = soft_params || !tool.has_input;
     if let (true, Some(Value::Object(given))) = (tool.has_input, tool.input_schema) {
@@ -242,7 +239,7 @@ pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> String {
                     continue;
                 }
                 out.push(',');
-                write_string(&mut out, key);
+                write_string(out, key);
                 out.push(':');
                 if soft_params && key == "properties" {
                     add_properties = false;
@@ -252,19 +249,18 @@ pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> String {
                         Value::Object(props) => props.as_slice(),
                         _ => &[],
                     };
-                    write_properties(&mut out, props, true);
+                    write_properties(out, props, true);
                 } else {
-                    value.write_json_exact(&mut out);
+                    value.write_json_exact(out);
                 }
             }
         }
     }
     if add_properties {
         out.push_str(r#","properties":"#);
-        write_properties(&mut out, &[], soft_params);
+        write_properties(out, &[], soft_params);
     }
     out.push('}');
-    out
 }
 
 /// A `properties` object; with `soft_params`, any `confirmToken` and `decline` the app declared
@@ -561,11 +557,11 @@ pub fn tool_result(provider: Provider, id: &str, content: &str, is_error: bool) 
         }
     };
     let mut out = String::new();
-    fill(
-        &mut out,
-        template,
-        &[&json_string(id), &json_string(content), json_bool(is_error)],
-    );
+    fill(&mut out, template, &mut |out, slot| match slot {
+        b'0' => write_string(out, id),
+        b'1' => write_string(out, content),
+        _ => out.push_str(json_bool(is_error)),
+    });
     out
 }
 
