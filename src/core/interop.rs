@@ -1,8 +1,10 @@
 //! Agent interoperability (SPEC §7), as plain data: tool manifests for LLM providers, provider
-//! tool calls read into a call, outcomes written back as the provider's tool result, MCP hints
-//! mapped to a control level, and Standard Schema issues turned into one `invalid_args` message.
+//! tool calls read into a call, the line a tool result adds for the model, MCP hints mapped to a
+//! control level, and Standard Schema issues turned into one `invalid_args` message.
 //!
 //! Everything here is pure: the web layer feeds it [`Value`]s and converts the answers to JS.
+//! A tool result only copies the SDK's own outcome object into the provider's shape, so the
+//! web layer builds it in JS (`ckToolResult` in `web/js.rs`), with [`instruction`] from here.
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
@@ -90,9 +92,9 @@ pub const TOKEN_PARAM: &str =
 /// The description of the optional `decline` parameter of soft actions.
 pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 
-// Manifests and tool results are written here as compact JSON text, which the web layer turns
-// into fresh JS objects with one `JSON.parse`: building `Value` trees and converting them key
-// by key cost several KB of wasm for a handful of fixed shapes.
+// Manifests are written here as compact JSON text, which the web layer turns into fresh JS
+// objects with one `JSON.parse`: building `Value` trees and converting them key by key cost
+// several KB of wasm for a handful of fixed shapes.
 
 /// Each format's entry: JSON text around the action's fields, `$0` name, `$1` description,
 /// `$2` input schema, `$3` control, `$4` readOnly, `$5` idempotent, `$6` MCP annotations.
@@ -116,8 +118,7 @@ fn entry_template(format: ToolFormat) -> &'static str {
     }
 }
 
-/// Appends `template`, with `part` writing each `$n` (one digit `n`) in its place. One
-/// `dyn` writer for every shape keeps a single copy of this loop in the wasm.
+/// Appends `template`, with `part` writing each `$n` (one digit `n`) in its place.
 fn fill(out: &mut String, template: &str, part: &mut dyn FnMut(&mut String, u8)) {
     let mut slot = false;
     for &b in template.as_bytes() {
@@ -327,18 +328,19 @@ pub fn control_from_mcp_hints(read_only: Option<bool>, destructive: Option<bool>
 
 // ---- tool calls ---------------------------------------------------------------------------
 
-/// Which provider's tool-call shape a call came in (and its result goes out) in.
+/// Which provider's tool-call shape a call came in (and its result goes out) in. The web
+/// layer shapes the result in JS, which knows the providers by these numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Provider {
     /// OpenAI Chat Completions: `{id, type: "function", function: {name, arguments}}` →
     /// `{role: "tool", tool_call_id, content}`.
-    OpenAiChat,
+    OpenAiChat = 0,
     /// OpenAI Responses: `{type: "function_call", call_id, name, arguments}` →
     /// `{type: "function_call_output", call_id, output}`.
-    OpenAiResponses,
+    OpenAiResponses = 1,
     /// Anthropic Messages: `{type: "tool_use", id, name, input}` →
     /// `{type: "tool_result", tool_use_id, content, is_error}`.
-    Anthropic,
+    Anthropic = 2,
 }
 
 /// A provider tool call, read.
@@ -471,51 +473,6 @@ pub fn take_confirm_fields(args: &mut Value) -> ConfirmFields {
     out
 }
 
-/// An outcome as the tool result reports it (read back from the `Outcome` object).
-#[derive(Clone, Copy, Debug)]
-pub struct OutcomeView<'a> {
-    /// The gate name.
-    pub gate: &'a str,
-    /// `run` ran and did not throw.
-    pub ok: bool,
-    /// `error.code` and `error.message`.
-    pub error: Option<(&'a str, &'a str)>,
-    /// The soft token.
-    pub confirm_token: Option<&'a str>,
-    /// The outcome carries a `result` (absent with `shareResult: false` or when nothing ran).
-    pub has_result: bool,
-}
-
-/// The tool result's content, as JSON text: `{gate, ok, result?, error?, confirmToken?,
-/// instruction?}`. With `has_result`, `result` is a `null` placeholder in its place for the
-/// caller to fill with the run's value.
-pub fn tool_content(action: &str, outcome: &OutcomeView<'_>) -> String {
-    let mut out = String::from(r#"{"gate":"#);
-    write_string(&mut out, outcome.gate);
-    out.push_str(r#","ok":"#);
-    out.push_str(json_bool(outcome.ok));
-    if outcome.has_result {
-        out.push_str(r#","result":null"#);
-    }
-    if let Some((code, message)) = outcome.error {
-        out.push_str(r#","error":{"code":"#);
-        write_string(&mut out, code);
-        out.push_str(r#","message":"#);
-        write_string(&mut out, message);
-        out.push('}');
-    }
-    if let Some(token) = outcome.confirm_token {
-        out.push_str(r#","confirmToken":"#);
-        write_string(&mut out, token);
-    }
-    if let Some(line) = instruction(action, outcome.gate) {
-        out.push_str(r#","instruction":"#);
-        write_string(&mut out, &line);
-    }
-    out.push('}');
-    out
-}
-
 /// One line telling the model what to do next, for the gates where that is not obvious.
 pub fn instruction(action: &str, gate: &str) -> Option<String> {
     let line = match gate {
@@ -538,31 +495,6 @@ pub fn instruction(action: &str, gate: &str) -> Option<String> {
         _ => return None,
     };
     Some(line.into())
-}
-
-/// Whether a provider should see the result as an error: the call did not do its work, except
-/// for a soft call's first answer, which is a normal step.
-pub fn is_error(outcome: &OutcomeView<'_>) -> bool {
-    !outcome.ok && outcome.gate != "needs_confirmation"
-}
-
-/// The provider's tool-result message for a call with this id, as JSON text, carrying
-/// `content` (the compact JSON of [`tool_content`]) as a string.
-pub fn tool_result(provider: Provider, id: &str, content: &str, is_error: bool) -> String {
-    let template = match provider {
-        Provider::OpenAiChat => r#"{"role":"tool","tool_call_id":$0,"content":$1}"#,
-        Provider::OpenAiResponses => r#"{"type":"function_call_output","call_id":$0,"output":$1}"#,
-        Provider::Anthropic => {
-            r#"{"type":"tool_result","tool_use_id":$0,"content":$1,"is_error":$2}"#
-        }
-    };
-    let mut out = String::new();
-    fill(&mut out, template, &mut |out, slot| match slot {
-        b'0' => write_string(out, id),
-        b'1' => write_string(out, content),
-        _ => out.push_str(json_bool(is_error)),
-    });
-    out
 }
 
 // ---- Standard Schema ----------------------------------------------------------------------

@@ -13,7 +13,7 @@
 
 use std::rc::Rc;
 
-use js_sys::{Array, Function, JsString, Object, Promise, Reflect, JSON};
+use js_sys::{Array, Function, JsString, Object, Promise, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -25,8 +25,8 @@ use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
 use crate::core::error::Error;
 use crate::core::interop::{
-    control_from_mcp_hints, is_error, issues_error, manifest, parse_tool_call, take_confirm_fields,
-    tool_content, tool_result, OutcomeView, PathStep, Provider, ToolCall, ToolFormat, ToolInfo,
+    control_from_mcp_hints, instruction, issues_error, manifest, parse_tool_call,
+    take_confirm_fields, PathStep, Provider, ToolCall, ToolFormat, ToolInfo,
 };
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -408,7 +408,9 @@ fn read_tool_call(inner: &Inner, call: &JsValue) -> ToolCall {
     parsed
 }
 
-/// The provider's tool-result message for a settled (or `needs_confirmation`) outcome.
+/// The provider's tool-result message for a settled (or `needs_confirmation`) outcome. The
+/// outcome is the SDK's own frozen object, so its fields are copied in JS
+/// ([`js::tool_result`]); only the line telling the model what to do next comes from the core.
 fn tool_result_js(
     provider: Provider,
     id: Option<String>,
@@ -416,24 +418,7 @@ fn tool_result_js(
     outcome: &JsValue,
 ) -> JsValue {
     let gate = get(outcome, "gate").as_string().unwrap_or_default();
-    let error = get(outcome, "error");
-    let code = get(&error, "code").as_string();
-    let message = get(&error, "message").as_string().unwrap_or_default();
-    let token = get(outcome, "confirmToken").as_string();
-    let has_result = Reflect::has(outcome, &"result".into()).unwrap_or(false);
-    let view = OutcomeView {
-        gate: &gate,
-        ok: get(outcome, "ok").is_truthy(),
-        error: code.as_deref().map(|c| (c, message.as_str())),
-        confirm_token: token.as_deref(),
-        has_result,
-    };
-    let mut text = tool_content(action, &view);
-    if has_result {
-        text = js::with_result(&text, &get(outcome, "result"));
-    }
-    let id = id.unwrap_or_else(|| get(outcome, "callId").as_string().unwrap_or_default());
-    parse_plain(&tool_result(provider, &id, &text, is_error(&view)))
+    js::tool_result(provider as u8, id, outcome, instruction(action, &gate))
 }
 
 #[wasm_bindgen]
