@@ -336,8 +336,8 @@ pub(crate) fn thrown_error(thrown: &JsValue) -> Error {
     Error::InvalidArgs(String::from("args: the input schema's validate threw: ") + &message)
 }
 
-/// Fresh, mutable JS objects from the JSON text the core writes (manifests and tool results
-/// are the caller's to extend, unlike the frozen snapshots). The text is always valid JSON.
+/// Fresh, mutable JS objects from the JSON text the core writes (manifests are the caller's to
+/// extend, unlike the frozen snapshots). The text is always valid JSON.
 fn parse_plain(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or(JsValue::NULL)
 }
