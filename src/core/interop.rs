@@ -289,7 +289,7 @@ fn write_properties(out: &mut String, props: &[(String, Value)], soft_params: bo
         write_string(out, TOKEN_PARAM);
         out.push_str(r#"},"decline":{"type":"boolean","description":"#);
         write_string(out, DECLINE_PARAM);
-        out.push_str("}");
+        out.push('}');
     }
     out.push('}');
 }
