@@ -15,6 +15,11 @@ fn json(value: &Value) -> String {
     value.to_json()
 }
 
+/// A manifest entry (JSON text), read back as a value.
+fn parsed_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
+    v(&tool_entry(format, tool))
+}
+
 fn call(value: &Value) -> ToolCall {
     parse_tool_call(value, Value::parse_json)
 }
@@ -54,29 +59,29 @@ fn open_action_in_every_format() {
     t.idempotent = true;
     let params = r#"{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}"#;
     assert_eq!(
-        json(&tool_entry(ToolFormat::OpenAi, &t)),
+        tool_entry(ToolFormat::OpenAi, &t),
         format!(
             r#"{{"type":"function","function":{{"name":"search","description":"Does a thing.","parameters":{params}}}}}"#
         )
     );
     assert_eq!(
-        json(&tool_entry(ToolFormat::OpenAiResponses, &t)),
+        tool_entry(ToolFormat::OpenAiResponses, &t),
         format!(
             r#"{{"type":"function","name":"search","description":"Does a thing.","parameters":{params},"strict":false}}"#
         )
     );
     assert_eq!(
-        json(&tool_entry(ToolFormat::Anthropic, &t)),
+        tool_entry(ToolFormat::Anthropic, &t),
         format!(r#"{{"name":"search","description":"Does a thing.","input_schema":{params}}}"#)
     );
     assert_eq!(
-        json(&tool_entry(ToolFormat::Mcp, &t)),
+        tool_entry(ToolFormat::Mcp, &t),
         format!(
             r#"{{"name":"search","description":"Does a thing.","inputSchema":{params},"annotations":{{"readOnlyHint":true,"idempotentHint":true}}}}"#
         )
     );
     assert_eq!(
-        json(&tool_entry(ToolFormat::Json, &t)),
+        tool_entry(ToolFormat::Json, &t),
         format!(
             r#"{{"name":"search","description":"Does a thing.","control":"open","inputSchema":{params},"readOnly":true,"idempotent":true}}"#
         )
@@ -87,19 +92,16 @@ fn open_action_in_every_format() {
 fn no_input_is_an_empty_object_schema_and_unknown_input_is_permissive() {
     let none = tool("ping", Control::Open, None);
     assert_eq!(
-        json(&input_schema(&none, false)),
+        input_schema(&none, false),
         r#"{"type":"object","properties":{}}"#
     );
     let mut unknown = tool("ping", Control::Open, None);
     unknown.has_input = true;
-    assert_eq!(json(&input_schema(&unknown, false)), r#"{"type":"object"}"#);
+    assert_eq!(input_schema(&unknown, false), r#"{"type":"object"}"#);
     // A root that is not an object schema cannot be a tool's parameters.
     let string = v(r#"{"type":"string"}"#);
     assert_eq!(
-        json(&input_schema(
-            &tool("x", Control::Open, Some(&string)),
-            false
-        )),
+        input_schema(&tool("x", Control::Open, Some(&string)), false),
         r#"{"type":"object"}"#
     );
     // `type` made explicit and first; `$schema` dropped; the rest kept as declared.
@@ -107,19 +109,40 @@ fn no_input_is_an_empty_object_schema_and_unknown_input_is_permissive() {
         r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"a":{"type":"number"}},"additionalProperties":false}"#,
     );
     assert_eq!(
-        json(&input_schema(
-            &tool("x", Control::Open, Some(&zodish)),
-            false
-        )),
+        input_schema(&tool("x", Control::Open, Some(&zodish)), false),
         r#"{"type":"object","properties":{"a":{"type":"number"}},"additionalProperties":false}"#
     );
+}
+
+#[test]
+fn declared_schemas_keep_their_text_down_to_negative_zero() {
+    // `JSON.parse` of the manifest text must give back what was declared: `-0` included.
+    let schema = v(r#"{"properties":{"n":{"minimum":-0,"enum":[-0,0.5,1e21]}}}"#);
+    assert_eq!(
+        input_schema(&tool("x", Control::Open, Some(&schema)), false),
+        r#"{"type":"object","properties":{"n":{"minimum":-0,"enum":[-0,0.5,1e+21]}}}"#
+    );
+    // The soft parameters replace an app's own `confirmToken` / `decline` and come last.
+    let clash = v(r#"{"properties":{"decline":{},"a":{},"confirmToken":{}},"required":["a"]}"#);
+    let text = input_schema(&tool("x", Control::Soft, Some(&clash)), true);
+    let props = v(&text).get("properties").cloned().unwrap();
+    let Value::Object(props) = props else {
+        unreachable!()
+    };
+    let keys: Vec<&str> = props.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["a", "confirmToken", "decline"]);
+    assert!(text.ends_with(r#""required":["a"]}"#));
+    // A `properties` that is not an object becomes the soft parameters alone.
+    let odd = v(r#"{"properties":7}"#);
+    let text = input_schema(&tool("x", Control::Soft, Some(&odd)), true);
+    assert!(text.starts_with(r#"{"type":"object","properties":{"confirmToken":"#));
 }
 
 #[test]
 fn soft_actions_get_optional_token_and_decline_and_a_sentence() {
     let schema = v(r#"{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}"#);
     let t = tool("archiveThread", Control::Soft, Some(&schema));
-    let entry = tool_entry(ToolFormat::Anthropic, &t);
+    let entry = parsed_entry(ToolFormat::Anthropic, &t);
     let description = entry.get("description").and_then(Value::as_str).unwrap();
     assert!(description.starts_with("Does a thing. This asks first"));
     assert!(description.contains("confirmToken"));
@@ -136,14 +159,14 @@ fn soft_actions_get_optional_token_and_decline_and_a_sentence() {
     );
     // Without an input schema, too.
     let bare = tool("archiveAll", Control::Soft, None);
-    let input = input_schema(&bare, true);
+    let input = v(&input_schema(&bare, true));
     assert!(input
         .get("properties")
         .unwrap()
         .get("confirmToken")
         .is_some());
     // The neutral listing keeps the app's words and schema.
-    let listing = tool_entry(ToolFormat::Json, &t);
+    let listing = parsed_entry(ToolFormat::Json, &t);
     assert_eq!(
         listing.get("description").and_then(Value::as_str),
         Some("Does a thing.")
@@ -155,7 +178,7 @@ fn soft_actions_get_optional_token_and_decline_and_a_sentence() {
 fn hard_actions_say_a_person_confirms_and_mcp_marks_them_destructive() {
     let mut t = tool("deleteProject", Control::Hard, None);
     t.description = "Delete a project";
-    let entry = tool_entry(ToolFormat::Mcp, &t);
+    let entry = parsed_entry(ToolFormat::Mcp, &t);
     assert_eq!(
         entry.get("description").and_then(Value::as_str),
         Some(format!("Delete a project. {HARD_NOTE}").as_str())
@@ -171,7 +194,7 @@ fn hard_actions_say_a_person_confirms_and_mcp_marks_them_destructive() {
         .unwrap()
         .get("confirmToken")
         .is_none());
-    let soft = tool_entry(ToolFormat::Mcp, &tool("archive", Control::Soft, None));
+    let soft = parsed_entry(ToolFormat::Mcp, &tool("archive", Control::Soft, None));
     assert_eq!(
         json(soft.get("annotations").unwrap()),
         r#"{"destructiveHint":false}"#
@@ -181,7 +204,7 @@ fn hard_actions_say_a_person_confirms_and_mcp_marks_them_destructive() {
     gated.read_only = true;
     assert_eq!(
         json(
-            tool_entry(ToolFormat::Mcp, &gated)
+            parsed_entry(ToolFormat::Mcp, &gated)
                 .get("annotations")
                 .unwrap()
         ),
@@ -210,7 +233,7 @@ fn mcp_annotations_round_trip_to_control() {
     for control in [Control::Open, Control::Soft, Control::Hard] {
         let mut t = tool("x", control, None);
         t.read_only = control == Control::Open;
-        let entry = tool_entry(ToolFormat::Mcp, &t);
+        let entry = parsed_entry(ToolFormat::Mcp, &t);
         assert_eq!(
             control_from_mcp_annotations(entry.get("annotations")),
             control
@@ -306,82 +329,17 @@ fn confirm_fields_are_taken_out_of_soft_args() {
     assert_eq!(args, v("{}"));
 }
 
+// The tool result's content and shape are copied from the outcome in JS (`ckToolResult`); the
+// end-to-end suite pins them (tests/e2e/interop.test.mjs, "tool results: …").
 #[test]
-fn content_is_compact_and_actionable() {
-    let fired = OutcomeView {
-        gate: "fired",
-        ok: true,
-        error: None,
-        confirm_token: None,
-        has_result: true,
-    };
-    assert_eq!(
-        json(&tool_content("search", &fired)),
-        r#"{"gate":"fired","ok":true,"result":null}"#
-    );
-    assert!(!is_error(&fired));
-
-    let asks = OutcomeView {
-        gate: "needs_confirmation",
-        ok: false,
-        error: None,
-        confirm_token: Some("ckt_1"),
-        has_result: false,
-    };
-    let content = tool_content("archiveThread", &asks);
-    assert_eq!(content.get("confirmToken"), Some(&v(r#""ckt_1""#)));
-    let line = content.get("instruction").and_then(Value::as_str).unwrap();
+fn instructions_tell_the_model_what_to_do_next() {
+    let line = instruction("archiveThread", "needs_confirmation").unwrap();
     assert!(line.contains("Ask the user") && line.contains("archiveThread"));
-    assert!(!is_error(&asks));
-
-    let rejected = OutcomeView {
-        gate: "rejected",
-        ok: false,
-        error: Some(("invalid_args", "args.q: expected string")),
-        confirm_token: None,
-        has_result: false,
-    };
-    assert_eq!(
-        json(&tool_content("search", &rejected)),
-        r#"{"gate":"rejected","ok":false,"error":{"code":"invalid_args","message":"args.q: expected string"}}"#
-    );
-    assert!(is_error(&rejected));
-    let cancelled = OutcomeView {
-        gate: "cancelled",
-        ..rejected
-    };
-    assert!(tool_content("x", &cancelled).get("instruction").is_some());
-}
-
-#[test]
-fn results_come_back_in_the_providers_shape() {
-    assert_eq!(
-        json(&tool_result(
-            Provider::OpenAiChat,
-            "call_1",
-            "{}".into(),
-            false
-        )),
-        r#"{"role":"tool","tool_call_id":"call_1","content":"{}"}"#
-    );
-    assert_eq!(
-        json(&tool_result(
-            Provider::OpenAiResponses,
-            "call_2",
-            "{}".into(),
-            true
-        )),
-        r#"{"type":"function_call_output","call_id":"call_2","output":"{}"}"#
-    );
-    assert_eq!(
-        json(&tool_result(
-            Provider::Anthropic,
-            "toolu_3",
-            "{}".into(),
-            true
-        )),
-        r#"{"type":"tool_result","tool_use_id":"toolu_3","content":"{}","is_error":true}"#
-    );
+    assert!(instruction("x", "cancelled").is_some());
+    assert!(instruction("x", "timeout").is_some());
+    assert!(instruction("x", "needs_hand_mode").is_some());
+    assert_eq!(instruction("search", "fired"), None);
+    assert_eq!(instruction("search", "rejected"), None);
 }
 
 #[test]

@@ -32,7 +32,7 @@ use coworkkit::core::engine::{
 };
 use coworkkit::core::error::Error;
 use coworkkit::core::interop::{
-    manifest, parse_tool_call, take_confirm_fields, tool_content, OutcomeView, ToolFormat, ToolInfo,
+    instruction, manifest, parse_tool_call, take_confirm_fields, ToolFormat, ToolInfo,
 };
 use coworkkit::core::record::{Approver, RecordOutcome};
 use coworkkit::core::schema::Schema;
@@ -359,8 +359,7 @@ proptest! {
                 }
             }
         }
-        let view = OutcomeView { gate: &gate, ok: control == 0, error: None, confirm_token: id.as_deref(), has_result: control == 1 };
-        let _ = tool_content(&name, &view);
+        let _ = instruction(&name, &gate);
         let control = [Control::Open, Control::Soft, Control::Hard][usize::from(control)];
         let info = ToolInfo {
             name: &name, description: &gate, control, read_only: true, idempotent: false,
@@ -368,7 +367,7 @@ proptest! {
         };
         for format in ["json", "openai", "openai-responses", "anthropic", "mcp"] {
             let format = ToolFormat::parse(format).expect("known format");
-            let _ = manifest(format, &[info]).to_json();
+            prop_assert!(Value::parse_json(&manifest(format, &[info])).is_ok());
         }
     }
 

@@ -1,8 +1,10 @@
 //! Agent interoperability (SPEC §7), as plain data: tool manifests for LLM providers, provider
-//! tool calls read into a call, outcomes written back as the provider's tool result, MCP hints
-//! mapped to a control level, and Standard Schema issues turned into one `invalid_args` message.
+//! tool calls read into a call, the line a tool result adds for the model, MCP hints mapped to a
+//! control level, and Standard Schema issues turned into one `invalid_args` message.
 //!
 //! Everything here is pure: the web layer feeds it [`Value`]s and converts the answers to JS.
+//! A tool result only copies the SDK's own outcome object into the provider's shape, so the
+//! web layer builds it in JS (`ckToolResult` in `web/js.rs`), with [`instruction`] from here.
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
@@ -90,78 +92,89 @@ pub const TOKEN_PARAM: &str =
 /// The description of the optional `decline` parameter of soft actions.
 pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 
-fn object(fields: Vec<(&str, Value)>) -> Value {
-    // A plain loop: `map(..).collect()` here was three monomorphized iterator helpers (~5 KB
-    // of wasm) for a dozen short lists.
-    let mut out = Vec::with_capacity(fields.len());
-    for (k, v) in fields {
-        out.push((String::from(k), v));
-    }
-    Value::Object(out)
-}
+// Manifests are written here as compact JSON text, which the web layer turns into fresh JS
+// objects with one `JSON.parse`: building `Value` trees and converting them key by key cost
+// several KB of wasm for a handful of fixed shapes.
 
-fn string(s: &str) -> Value {
-    Value::String(s.into())
-}
-
-/// The manifest for `format`: one entry per action, in the order given.
-pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
-    let mut entries = Vec::with_capacity(tools.len());
-    for tool in tools {
-        entries.push(tool_entry(format, tool));
-    }
-    Value::Array(entries)
-}
-
-/// One action's manifest entry.
-pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
-    let name = string(tool.name);
-    if format == ToolFormat::Json {
-        return object(vec![
-            ("name", name),
-            ("description", string(tool.description)),
-            ("control", string(tool.control.as_str())),
-            ("inputSchema", input_schema(tool, false)),
-            ("readOnly", Value::Bool(tool.read_only)),
-            ("idempotent", Value::Bool(tool.idempotent)),
-        ]);
-    }
-    let description = Value::String(agent_description(tool.description, tool.control));
-    let schema = input_schema(tool, tool.control == Control::Soft);
+/// Each format's entry: JSON text around the action's fields, `$0` name, `$1` description,
+/// `$2` input schema, `$3` control, `$4` readOnly, `$5` idempotent, `$6` MCP annotations.
+///
+/// Responses function tools are strict by default; strict mode demands every property be
+/// required and `additionalProperties: false`, which an optional `confirmToken` (and most app
+/// schemas) are not: hence `"strict":false`.
+fn entry_template(format: ToolFormat) -> &'static str {
     match format {
-        ToolFormat::OpenAi => object(vec![
-            ("type", string("function")),
-            (
-                "function",
-                object(vec![
-                    ("name", name),
-                    ("description", description),
-                    ("parameters", schema),
-                ]),
-            ),
-        ]),
-        // Responses function tools are strict by default; strict mode demands every property
-        // be required and `additionalProperties: false`, which an optional `confirmToken` (and
-        // most app schemas) are not.
-        ToolFormat::OpenAiResponses => object(vec![
-            ("type", string("function")),
-            ("name", name),
-            ("description", description),
-            ("parameters", schema),
-            ("strict", Value::Bool(false)),
-        ]),
-        ToolFormat::Anthropic => object(vec![
-            ("name", name),
-            ("description", description),
-            ("input_schema", schema),
-        ]),
-        ToolFormat::Mcp | ToolFormat::Json => object(vec![
-            ("name", name),
-            ("description", description),
-            ("inputSchema", schema),
-            ("annotations", mcp_annotations(tool)),
-        ]),
+        ToolFormat::Json => {
+            r#"{"name":$0,"description":$1,"control":$3,"inputSchema":$2,"readOnly":$4,"idempotent":$5}"#
+        }
+        ToolFormat::OpenAi => {
+            r#"{"type":"function","function":{"name":$0,"description":$1,"parameters":$2}}"#
+        }
+        ToolFormat::OpenAiResponses => {
+            r#"{"type":"function","name":$0,"description":$1,"parameters":$2,"strict":false}"#
+        }
+        ToolFormat::Anthropic => r#"{"name":$0,"description":$1,"input_schema":$2}"#,
+        ToolFormat::Mcp => r#"{"name":$0,"description":$1,"inputSchema":$2,"annotations":$6}"#,
     }
+}
+
+/// Appends `template`, with `part` writing each `$n` (one digit `n`) in its place.
+fn fill(out: &mut String, template: &str, part: &mut dyn FnMut(&mut String, u8)) {
+    let mut slot = false;
+    for &b in template.as_bytes() {
+        if slot {
+            part(out, b);
+            slot = false;
+        } else if b == b'$' {
+            slot = true;
+        } else {
+            out.push(char::from(b));
+        }
+    }
+}
+
+fn json_bool(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+/// The manifest for `format`, as JSON text: one entry per action, in the order given.
+pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> String {
+    let mut out = String::from("[");
+    for (i, tool) in tools.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_entry(&mut out, format, tool);
+    }
+    out.push(']');
+    out
+}
+
+/// One action's manifest entry, as JSON text.
+pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> String {
+    let mut out = String::new();
+    write_entry(&mut out, format, tool);
+    out
+}
+
+fn write_entry(out: &mut String, format: ToolFormat, tool: &ToolInfo<'_>) {
+    // The neutral listing keeps the app's words and schema; the providers' entries get the
+    // gate's sentence and, for soft actions, the token parameters.
+    let neutral = format == ToolFormat::Json;
+    fill(out, entry_template(format), &mut |out, slot| match slot {
+        b'0' => write_string(out, tool.name),
+        b'1' if neutral => write_string(out, tool.description),
+        b'1' => write_string(out, &agent_description(tool.description, tool.control)),
+        b'2' => write_input_schema(out, tool, !neutral && tool.control == Control::Soft),
+        b'3' => write_string(out, tool.control.as_str()),
+        b'4' => out.push_str(json_bool(tool.read_only)),
+        b'5' => out.push_str(json_bool(tool.idempotent)),
+        _ => write_mcp_annotations(out, tool),
+    });
 }
 
 /// The description an agent reads: the app's words, then one sentence about the gate.
@@ -184,91 +197,101 @@ pub fn agent_description(description: &str, control: Control) -> String {
     out
 }
 
-/// MCP tool annotations. MCP's defaults are `readOnlyHint: false`, `destructiveHint: true`,
-/// so every hint that differs from them is spelled out: a client that maps hints back with
-/// [`control_from_mcp_annotations`] gets `open` for read-only open actions, `hard` for hard
-/// ones and `soft` for the rest.
-fn mcp_annotations(tool: &ToolInfo<'_>) -> Value {
-    let mut fields = Vec::new();
-    if tool.control == Control::Open && tool.read_only {
-        fields.push(("readOnlyHint", Value::Bool(true)));
+/// MCP tool annotations, as JSON text. MCP's defaults are `readOnlyHint: false`,
+/// `destructiveHint: true`, so every hint that differs from them is spelled out: a client that
+/// maps hints back with [`control_from_mcp_annotations`] gets `open` for read-only open
+/// actions, `hard` for hard ones and `soft` for the rest.
+fn write_mcp_annotations(out: &mut String, tool: &ToolInfo<'_>) {
+    out.push_str(if tool.control == Control::Open && tool.read_only {
+        r#"{"readOnlyHint":true"#
+    } else if tool.control == Control::Hard {
+        r#"{"destructiveHint":true"#
     } else {
-        fields.push((
-            "destructiveHint",
-            Value::Bool(tool.control == Control::Hard),
-        ));
-    }
+        r#"{"destructiveHint":false"#
+    });
     if tool.idempotent {
-        fields.push(("idempotentHint", Value::Bool(true)));
+        out.push_str(r#","idempotentHint":true"#);
     }
-    object(fields)
+    out.push('}');
 }
 
-/// The arguments' schema as providers accept it: always an object schema at the root.
+/// The arguments' schema as providers accept it, as JSON text: always an object schema at the
+/// root.
 ///
 /// No `input` → `{type: "object", properties: {}}`; an `input` whose JSON Schema is unknown
 /// (a Standard Schema without export) or whose root is not an object schema → the permissive
-/// `{type: "object"}`; else the declared schema with `type: "object"` made explicit and a
-/// root `$schema` dropped. With `soft_params`, the optional `confirmToken` and `decline`
-/// properties are added (never to `required`).
-pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> Value {
-    let mut fields: Vec<(String, Value)> = match (tool.has_input, tool.input_schema) {
-        (false, _) => vec![
-            ("type".into(), string("object")),
-            ("properties".into(), Value::Object(Vec::new())),
-        ],
-        (true, Some(Value::Object(given))) if is_object_schema(given) => {
-            let mut fields = vec![("type".into(), string("object"))];
-            fields.extend(
-                given
-                    .iter()
-                    .filter(|(k, _)| k != "type" && k != "$schema")
-                    .cloned(),
-            );
-            fields
-        }
-        (true, _) => vec![("type".into(), string("object"))],
-    };
-    if soft_params {
-        let extra = [
-            (
-                "confirmToken",
-                object(vec![
-                    ("type", string("string")),
-                    ("description", string(TOKEN_PARAM)),
-                ]),
-            ),
-            (
-                "decline",
-                object(vec![
-                    ("type", string("boolean")),
-                    ("description", string(DECLINE_PARAM)),
-                ]),
-            ),
-        ];
-        let slot = match fields.iter().position(|(k, _)| k == "properties") {
-            Some(i) => i,
-            None => {
-                fields.push(("properties".into(), Value::Object(Vec::new())));
-                fields.len() - 1
+/// `{type: "object"}`; else the declared schema with `type: "object"` made explicit and first,
+/// and a root `$schema` dropped. With `soft_params`, the optional `confirmToken` and `decline`
+/// properties are added last to `properties` (never to `required`), which is created if absent.
+pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> String {
+    let mut out = String::new();
+    write_input_schema(&mut out, tool, soft_params);
+    out
+}
+
+fn write_input_schema(out: &mut String, tool: &ToolInfo<'_>, soft_params: bool) {
+    out.push_str(r#"{"type":"object""#);
+    // Whether `properties` is still to be written at the end.
+    let mut add_properties = soft_params || !tool.has_input;
+    if let (true, Some(Value::Object(given))) = (tool.has_input, tool.input_schema) {
+        if is_object_schema(given) {
+            for (key, value) in given {
+                if key == "type" || key == "$schema" {
+                    continue;
+                }
+                out.push(',');
+                write_string(out, key);
+                out.push(':');
+                if soft_params && key == "properties" {
+                    add_properties = false;
+                    // `properties` that is not an object is not a schema a provider takes
+                    // anyway: it becomes the two soft parameters alone.
+                    let props = match value {
+                        Value::Object(props) => props.as_slice(),
+                        _ => &[],
+                    };
+                    write_properties(out, props, true);
+                } else {
+                    value.write_json_exact(out);
+                }
             }
-        };
-        if let Value::Object(props) = &mut fields[slot].1 {
-            for (key, schema) in extra {
-                props.retain(|(k, _)| k != key);
-                props.push((key.into(), schema));
-            }
-        } else {
-            // `properties` that is not an object is not a schema a provider takes anyway.
-            fields[slot].1 = Value::Object(
-                extra
-                    .into_iter()
-                    .map(|(k, v)| (String::from(k), v))
-                    .collect(),
-            );
         }
     }
-    Value::Object(fields)
+    if add_properties {
+        out.push_str(r#","properties":"#);
+        write_properties(out, &[], soft_params);
+    }
+    out.push('}');
+}
+
+/// A `properties` object; with `soft_params`, any `confirmToken` and `decline` the app declared
+/// give way to the soft parameters, added last.
+fn write_properties(out: &mut String, props: &[(String, Value)], soft_params: bool) {
+    out.push('{');
+    let mut first = true;
+    for (key, value) in props {
+        if soft_params && (key == "confirmToken" || key == "decline") {
+            continue;
+        }
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        write_string(out, key);
+        out.push(':');
+        value.write_json_exact(out);
+    }
+    if soft_params {
+        if !first {
+            out.push(',');
+        }
+        out.push_str(r#""confirmToken":{"type":"string","description":"#);
+        write_string(out, TOKEN_PARAM);
+        out.push_str(r#"},"decline":{"type":"boolean","description":"#);
+        write_string(out, DECLINE_PARAM);
+        out.push('}');
+    }
+    out.push('}');
 }
 
 /// A root schema whose `type` is absent or `"object"`.
@@ -288,9 +311,15 @@ pub fn control_from_mcp_annotations(annotations: Option<&Value>) -> Control {
         Some(Value::Bool(b)) => Some(*b),
         _ => None,
     };
-    if hint("readOnlyHint") == Some(true) {
+    control_from_mcp_hints(hint("readOnlyHint"), hint("destructiveHint"))
+}
+
+/// [`control_from_mcp_annotations`] on the two hints that decide it, each `None` when absent or
+/// not a boolean.
+pub fn control_from_mcp_hints(read_only: Option<bool>, destructive: Option<bool>) -> Control {
+    if read_only == Some(true) {
         Control::Open
-    } else if hint("destructiveHint").unwrap_or(true) {
+    } else if destructive.unwrap_or(true) {
         Control::Hard
     } else {
         Control::Soft
@@ -299,18 +328,19 @@ pub fn control_from_mcp_annotations(annotations: Option<&Value>) -> Control {
 
 // ---- tool calls ---------------------------------------------------------------------------
 
-/// Which provider's tool-call shape a call came in (and its result goes out) in.
+/// Which provider's tool-call shape a call came in (and its result goes out) in. The web
+/// layer shapes the result in JS, which knows the providers by these numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Provider {
     /// OpenAI Chat Completions: `{id, type: "function", function: {name, arguments}}` →
     /// `{role: "tool", tool_call_id, content}`.
-    OpenAiChat,
+    OpenAiChat = 0,
     /// OpenAI Responses: `{type: "function_call", call_id, name, arguments}` →
     /// `{type: "function_call_output", call_id, output}`.
-    OpenAiResponses,
+    OpenAiResponses = 1,
     /// Anthropic Messages: `{type: "tool_use", id, name, input}` →
     /// `{type: "tool_result", tool_use_id, content, is_error}`.
-    Anthropic,
+    Anthropic = 2,
 }
 
 /// A provider tool call, read.
@@ -443,47 +473,6 @@ pub fn take_confirm_fields(args: &mut Value) -> ConfirmFields {
     out
 }
 
-/// An outcome as the tool result reports it (read back from the `Outcome` object).
-#[derive(Clone, Copy, Debug)]
-pub struct OutcomeView<'a> {
-    /// The gate name.
-    pub gate: &'a str,
-    /// `run` ran and did not throw.
-    pub ok: bool,
-    /// `error.code` and `error.message`.
-    pub error: Option<(&'a str, &'a str)>,
-    /// The soft token.
-    pub confirm_token: Option<&'a str>,
-    /// The outcome carries a `result` (absent with `shareResult: false` or when nothing ran).
-    pub has_result: bool,
-}
-
-/// The tool result's content object: `{gate, ok, result?, error?, confirmToken?,
-/// instruction?}`. With `has_result`, `result` is a `null` placeholder in its place for the
-/// caller to fill with the run's value.
-pub fn tool_content(action: &str, outcome: &OutcomeView<'_>) -> Value {
-    let mut fields = vec![
-        ("gate", string(outcome.gate)),
-        ("ok", Value::Bool(outcome.ok)),
-    ];
-    if outcome.has_result {
-        fields.push(("result", Value::Null));
-    }
-    if let Some((code, message)) = outcome.error {
-        fields.push((
-            "error",
-            object(vec![("code", string(code)), ("message", string(message))]),
-        ));
-    }
-    if let Some(token) = outcome.confirm_token {
-        fields.push(("confirmToken", string(token)));
-    }
-    if let Some(line) = instruction(action, outcome.gate) {
-        fields.push(("instruction", Value::String(line)));
-    }
-    object(fields)
-}
-
 /// One line telling the model what to do next, for the gates where that is not obvious.
 pub fn instruction(action: &str, gate: &str) -> Option<String> {
     let line = match gate {
@@ -506,35 +495,6 @@ pub fn instruction(action: &str, gate: &str) -> Option<String> {
         _ => return None,
     };
     Some(line.into())
-}
-
-/// Whether a provider should see the result as an error: the call did not do its work, except
-/// for a soft call's first answer, which is a normal step.
-pub fn is_error(outcome: &OutcomeView<'_>) -> bool {
-    !outcome.ok && outcome.gate != "needs_confirmation"
-}
-
-/// The provider's tool-result message for a call with this id, carrying `content` (the
-/// compact JSON of [`tool_content`]).
-pub fn tool_result(provider: Provider, id: &str, content: String, is_error: bool) -> Value {
-    match provider {
-        Provider::OpenAiChat => object(vec![
-            ("role", string("tool")),
-            ("tool_call_id", string(id)),
-            ("content", Value::String(content)),
-        ]),
-        Provider::OpenAiResponses => object(vec![
-            ("type", string("function_call_output")),
-            ("call_id", string(id)),
-            ("output", Value::String(content)),
-        ]),
-        Provider::Anthropic => object(vec![
-            ("type", string("tool_result")),
-            ("tool_use_id", string(id)),
-            ("content", Value::String(content)),
-            ("is_error", Value::Bool(is_error)),
-        ]),
-    }
 }
 
 // ---- Standard Schema ----------------------------------------------------------------------

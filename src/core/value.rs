@@ -70,9 +70,21 @@ impl Value {
     /// `JSON.stringify` does. (Printing a fraction links Rust's float formatting; the wasm hot
     /// path does not call this.)
     pub fn write_json(&self, out: &mut String) {
+        self.write_json_as(out, false);
+    }
+
+    /// As [`write_json`](Self::write_json), except that `-0` prints as `-0` (which
+    /// `JSON.parse` reads back as `-0`): for JSON text that is only a way to hand a value
+    /// to JS whole.
+    pub(crate) fn write_json_exact(&self, out: &mut String) {
+        self.write_json_as(out, true);
+    }
+
+    fn write_json_as(&self, out: &mut String, exact: bool) {
         match self {
             Value::Null => out.push_str("null"),
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) if exact && *n == 0.0 && n.is_sign_negative() => out.push_str("-0"),
             Value::Number(n) => write_number(out, *n),
             Value::String(s) => write_string(out, s),
             Value::Array(items) => {
@@ -81,7 +93,7 @@ impl Value {
                     if i > 0 {
                         out.push(',');
                     }
-                    item.write_json(out);
+                    item.write_json_as(out, exact);
                 }
                 out.push(']');
             }
@@ -93,7 +105,7 @@ impl Value {
                     }
                     write_string(out, key);
                     out.push(':');
-                    item.write_json(out);
+                    item.write_json_as(out, exact);
                 }
                 out.push('}');
             }

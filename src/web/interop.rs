@@ -13,20 +13,20 @@
 
 use std::rc::Rc;
 
-use js_sys::{Array, Function, JsString, Object, Promise, Reflect, JSON};
+use js_sys::{Array, Function, JsString, Object, Promise, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::api::{js_error, Coworkkit, Inner};
 use super::cells::Borrows;
-use super::convert::{get, read_value, set, set_own};
+use super::convert::{get, read_value, set};
+use super::js;
 use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
 use crate::core::error::Error;
 use crate::core::interop::{
-    control_from_mcp_annotations, is_error, issues_error, manifest, parse_tool_call,
-    take_confirm_fields, tool_content, tool_result, OutcomeView, PathStep, Provider, ToolCall,
-    ToolFormat, ToolInfo,
+    control_from_mcp_hints, instruction, issues_error, manifest, parse_tool_call,
+    take_confirm_fields, PathStep, Provider, ToolCall, ToolFormat, ToolInfo,
 };
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -336,23 +336,10 @@ pub(crate) fn thrown_error(thrown: &JsValue) -> Error {
     Error::InvalidArgs(String::from("args: the input schema's validate threw: ") + &message)
 }
 
-/// Builds a fresh, mutable JS value from `value` (manifests and tool results are the caller's
-/// to extend, unlike the frozen snapshots).
-fn write_plain(value: &Value) -> JsValue {
-    match value {
-        Value::Null => JsValue::NULL,
-        Value::Bool(b) => JsValue::from_bool(*b),
-        Value::Number(n) => JsValue::from_f64(*n),
-        Value::String(s) => JsValue::from_str(s),
-        Value::Array(items) => items.iter().map(write_plain).collect::<Array>().into(),
-        Value::Object(fields) => {
-            let object = Object::new();
-            for (key, item) in fields {
-                set_own(&object, key, &write_plain(item));
-            }
-            object.into()
-        }
-    }
+/// Fresh, mutable JS objects from the JSON text the core writes (manifests are the caller's to
+/// extend, unlike the frozen snapshots). The text is always valid JSON.
+fn parse_plain(text: &str) -> JsValue {
+    JSON::parse(text).unwrap_or(JsValue::NULL)
 }
 
 /// Reads a provider tool call. Its own fields are read one at a time and only the arguments as
@@ -421,7 +408,9 @@ fn read_tool_call(inner: &Inner, call: &JsValue) -> ToolCall {
     parsed
 }
 
-/// The provider's tool-result message for a settled (or `needs_confirmation`) outcome.
+/// The provider's tool-result message for a settled (or `needs_confirmation`) outcome. The
+/// outcome is the SDK's own frozen object, so its fields are copied in JS
+/// ([`js::tool_result`]); only the line telling the model what to do next comes from the core.
 fn tool_result_js(
     provider: Provider,
     id: Option<String>,
@@ -429,39 +418,7 @@ fn tool_result_js(
     outcome: &JsValue,
 ) -> JsValue {
     let gate = get(outcome, "gate").as_string().unwrap_or_default();
-    let error = get(outcome, "error");
-    let code = get(&error, "code").as_string();
-    let message = get(&error, "message").as_string().unwrap_or_default();
-    let token = get(outcome, "confirmToken").as_string();
-    let has_result = Reflect::has(outcome, &"result".into()).unwrap_or(false);
-    let view = OutcomeView {
-        gate: &gate,
-        ok: get(outcome, "ok").is_truthy(),
-        error: code.as_deref().map(|c| (c, message.as_str())),
-        confirm_token: token.as_deref(),
-        has_result,
-    };
-    let content = write_plain(&tool_content(action, &view));
-    if has_result {
-        set(
-            content.unchecked_ref::<Object>(),
-            "result",
-            get(outcome, "result"),
-        );
-    }
-    let text = match JSON::stringify(&content).ok().and_then(|s| s.as_string()) {
-        Some(text) => text,
-        None => {
-            // The run's value is not JSON (a cycle, a BigInt): the model gets the rest.
-            let _ = Reflect::delete_property(content.unchecked_ref::<Object>(), &"result".into());
-            JSON::stringify(&content)
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_default()
-        }
-    };
-    let id = id.unwrap_or_else(|| get(outcome, "callId").as_string().unwrap_or_default());
-    write_plain(&tool_result(provider, &id, text, is_error(&view)))
+    js::tool_result(provider as u8, id, outcome, instruction(action, &gate))
 }
 
 #[wasm_bindgen]
@@ -483,25 +440,24 @@ impl Coworkkit {
             return Ok(Array::new().into());
         }
         let actions = self.inner.actions.read();
-        let tools: Vec<ToolInfo<'_>> = engine
-            .actions()
-            .map(|(id, def, control, _)| {
-                let input = actions.get(&id).map(|a| &a.input);
-                ToolInfo {
-                    name: &def.name,
-                    description: &def.description,
-                    control,
-                    read_only: def.read_only,
-                    idempotent: def.idempotent,
-                    // An element action's implied schema (`fill`'s `value`) is in `def.schema`.
-                    input_schema: input
-                        .and_then(|i| i.json_schema.as_ref())
-                        .or(def.schema.as_ref().map(Schema::source)),
-                    has_input: def.schema.is_some() || input.is_some_and(|i| i.declared),
-                }
-            })
-            .collect();
-        Ok(write_plain(&manifest(format, &tools)))
+        // A plain loop: `map(..).collect()` monomorphizes iterator helpers for one short list.
+        let mut tools = Vec::new();
+        for (id, def, control, _) in engine.actions() {
+            let input = actions.get(&id).map(|a| &a.input);
+            tools.push(ToolInfo {
+                name: &def.name,
+                description: &def.description,
+                control,
+                read_only: def.read_only,
+                idempotent: def.idempotent,
+                // An element action's implied schema (`fill`'s `value`) is in `def.schema`.
+                input_schema: input
+                    .and_then(|i| i.json_schema.as_ref())
+                    .or(def.schema.as_ref().map(Schema::source)),
+                has_input: def.schema.is_some() || input.is_some_and(|i| i.declared),
+            });
+        }
+        Ok(parse_plain(&manifest(format, &tools)))
     }
 
     /// Runs a provider tool call (OpenAI Chat, OpenAI Responses or Anthropic) through `invoke`
@@ -536,16 +492,14 @@ pub fn control_from_mcp(
     #[wasm_bindgen(unchecked_param_type = "McpToolAnnotations | null | undefined")]
     annotations: JsValue,
 ) -> String {
-    let hints = if annotations.is_object() {
-        let mut fields = Vec::new();
-        for key in ["readOnlyHint", "destructiveHint"] {
-            if let Some(b) = get(&annotations, key).as_bool() {
-                fields.push((key.to_string(), Value::Bool(b)));
-            }
+    let hint = |key| {
+        if annotations.is_object() {
+            get(&annotations, key).as_bool()
+        } else {
+            None
         }
-        Some(Value::Object(fields))
-    } else {
-        None
     };
-    control_from_mcp_annotations(hints.as_ref()).as_str().into()
+    control_from_mcp_hints(hint("readOnlyHint"), hint("destructiveHint"))
+        .as_str()
+        .into()
 }

@@ -237,6 +237,32 @@ test("Anthropic: tool_use → tool_result; decline cancels; shareResult: false h
   assert.deepEqual(r.records, [["toolu_1", "archiveThread", "cancelled"], ["toolu_3", "readSecret", "fired"]]);
 });
 
+test("tool results: compact content in a fixed key order, in each provider's shape, is_error", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    define({ name: "search", description: "Search.", input: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } });
+    define({ name: "archiveThread", description: "Archive.", control: "soft" });
+    define({ name: "cyclic", description: "A value that is not JSON.", run: () => { const o = {}; o.self = o; return o; } });
+    define({ name: "big", description: "A BigInt.", run: () => 10n });
+    const fired = await ck.handleToolCall({ id: "call_1", type: "function", function: { name: "search", arguments: "{\"q\":\"x\"}" } });
+    const rejected = await ck.handleToolCall({ type: "function_call", call_id: "call_2", name: "search", arguments: "{\"q\":1}" });
+    const asks = await ck.handleToolCall({ type: "tool_use", id: "toolu_3", name: "archiveThread", input: {} });
+    const cyclic = await ck.handleToolCall({ type: "tool_use", id: "toolu_4", name: "cyclic", input: {} });
+    const big = await ck.handleToolCall({ id: "call_5", type: "function", function: { name: "big", arguments: "" } });
+    const text = (x) => JSON.stringify(x);
+    return { fired: text(fired), rejected: text(rejected), asks: text(asks), cyclic: text(cyclic), big: text(big) };
+  });
+  assert.equal(r.fired, JSON.stringify({ role: "tool", tool_call_id: "call_1", content: '{"gate":"fired","ok":true,"result":{"done":"search","args":{"q":"x"}}}' }));
+  assert.equal(r.rejected, JSON.stringify({ type: "function_call_output", call_id: "call_2", output: '{"gate":"rejected","ok":false,"error":{"code":"invalid_args","message":"args.q: expected string"}}' }));
+  const asks = JSON.parse(r.asks);
+  assert.deepEqual(Object.keys(asks), ["type", "tool_use_id", "content", "is_error"]);
+  assert.equal(asks.is_error, false, "asking first is a normal step");
+  const content = JSON.parse(asks.content);
+  assert.deepEqual(Object.keys(content), ["gate", "ok", "confirmToken", "instruction"]);
+  assert.match(content.instruction, /Ask the user.*archiveThread/);
+  assert.equal(r.cyclic, JSON.stringify({ type: "tool_result", tool_use_id: "toolu_4", content: '{"gate":"fired","ok":true}', is_error: false }), "a value that is not JSON is left out");
+  assert.equal(r.big, JSON.stringify({ role: "tool", tool_call_id: "call_5", content: '{"gate":"fired","ok":true}' }));
+});
+
 test("Anthropic: a hard tool_use waits for a real click on the card", async () => {
   await inPage((ck, records, runs, define) => {
     define({ name: "deleteProject", description: "Delete a project.", control: "hard", confirmationSummary: () => "Delete p1?" });
