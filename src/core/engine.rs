@@ -1,9 +1,14 @@
 //! The call engine: every rule of SPEC §1 and §3 as a sans-I/O state machine.
 
-use std::collections::{HashMap, VecDeque};
-use std::fmt;
-use std::hash::BuildHasher;
-use std::rc::Rc;
+use alloc::boxed::Box;
+use alloc::collections::VecDeque;
+use alloc::rc::Rc;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+use core::hash::BuildHasher;
+
+use hashbrown::HashMap;
 
 use super::control::{resolve_control, Control, ControlSource};
 use super::error::Error;
@@ -338,7 +343,8 @@ pub trait Entropy {
     fn fill(&mut self, buf: &mut [u8]);
 }
 
-/// A map from ids the agent chooses (`callId`s, tokens) to calls.
+/// A map from ids the agent chooses (`callId`s, tokens) to calls: hashbrown's, which is the one
+/// inside std's `HashMap` (the crate is `no_std`).
 type IdMap = HashMap<String, Known, Keyed>;
 
 /// SipHash keyed from the engine's entropy. std's `RandomState` gets its keys from the OS, and
@@ -359,10 +365,10 @@ impl Keyed {
 
 #[allow(deprecated)] // `SipHasher` is deprecated only in favour of `DefaultHasher`, which is unkeyable.
 impl BuildHasher for Keyed {
-    type Hasher = std::hash::SipHasher;
+    type Hasher = core::hash::SipHasher;
 
     fn build_hasher(&self) -> Self::Hasher {
-        std::hash::SipHasher::new_with_keys(self.0, self.1)
+        core::hash::SipHasher::new_with_keys(self.0, self.1)
     }
 }
 

@@ -9,6 +9,9 @@
 use super::control::Control;
 use super::error::Error;
 use super::value::{push_decimal, write_string, Value};
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// The manifest shapes `tools(format)` can produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@ pub mod card;
 pub mod control;
 pub mod engine;
 pub mod error;
+pub(crate) mod float;
 pub mod interop;
 pub mod record;
 pub mod schema;

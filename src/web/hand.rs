@@ -41,7 +41,11 @@
 //! Without a declared `input`, `fill` and `select` actions get the schema
 //! `{type:"object", properties:{value:{type:"string"}}, required:["value"]}`.
 
-use std::rc::{Rc, Weak};
+use alloc::boxed::Box;
+use alloc::rc::{Rc, Weak};
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -611,7 +615,7 @@ impl Inner {
     pub(crate) fn dispose_hand(&self) {
         let was_armed = self.engine.read().hand_mode();
         self.engine.write().set_hand_mode(false);
-        let ui = std::mem::take(&mut *self.hand.write());
+        let ui = core::mem::take(&mut *self.hand.write());
         drop(ui);
         if was_armed {
             self.emit(EventKind::HandMode, &JsValue::FALSE);
