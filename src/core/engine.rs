@@ -1326,7 +1326,7 @@ impl<R: Clone> Engine<R> {
             .live
             .iter()
             .filter(|c| !matches!(c.state, CallState::Running { .. }))
-            .filter(|c| action.map_or(true, |a| c.action == a))
+            .filter(|c| action.is_none_or(|a| c.action == a))
             .map(|c| c.call_ref)
             .collect();
         for call_ref in waiting {

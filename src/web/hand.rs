@@ -241,7 +241,7 @@ fn rendered(element: &Element) -> bool {
     let visible = js::window()
         .and_then(|w| w.get_computed_style(element).ok().flatten())
         .and_then(|style| style.get_property_value("visibility").ok())
-        .map_or(true, |v| v == "visible");
+        .is_none_or(|v| v == "visible");
     let rect = element.get_bounding_client_rect();
     visible && rect.width() > 0.0 && rect.height() > 0.0
 }
@@ -446,7 +446,7 @@ impl Inner {
         if self.disposed.get() {
             return Err(Error::Disposed);
         }
-        if !user_activation_active() || document().map_or(true, |d| d.hidden()) {
+        if !user_activation_active() || document().is_none_or(|d| d.hidden()) {
             return Err(Error::NeedsUserActivation);
         }
         self.set_hand_mode(true);
