@@ -4,10 +4,11 @@
 //! the card displays is produced here, so the rules (title from an action name, summary cap and
 //! fallback, countdown, "1 of N", who may confirm) are host-tested without a browser.
 
-use super::float;
-use super::value::push_decimal;
 use alloc::string::String;
 use alloc::vec::Vec;
+
+use super::float;
+use super::value::push_decimal;
 
 /// Longest summary the card shows, in Unicode scalar values (not bytes).
 pub const SUMMARY_MAX_CHARS: usize = 500;

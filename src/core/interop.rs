@@ -6,12 +6,13 @@
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
-use super::control::Control;
-use super::error::Error;
-use super::value::{push_decimal, write_string, Value};
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
+
+use super::control::Control;
+use super::error::Error;
+use super::value::{push_decimal, write_string, Value};
 
 /// The manifest shapes `tools(format)` can produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

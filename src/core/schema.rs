@@ -12,12 +12,13 @@
 //! As in JSON Schema, a keyword only constrains values of its kind: `minLength` says nothing
 //! about a number, `properties` nothing about an array.
 
-use super::error::Error;
-use super::float;
-use super::value::{push_decimal, write_string, Value};
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
+
+use super::error::Error;
+use super::float;
+use super::value::{push_decimal, write_string, Value};
 
 const TYPE_NULL: u8 = 1;
 const TYPE_BOOLEAN: u8 = 2;

@@ -20,6 +20,7 @@
 
 use alloc::boxed::Box;
 use alloc::string::String;
+
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, Node, ShadowRoot};
