@@ -6,12 +6,10 @@ use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
-use core::hash::BuildHasher;
-
-use hashbrown::HashMap;
 
 use super::control::{resolve_control, Control, ControlSource};
 use super::error::Error;
+use super::idmap::{self, HashKeys};
 use super::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome};
 use super::schema::Schema;
 use super::value::{heap_sort, push_decimal, Value, MAX_DEPTH};
@@ -343,34 +341,8 @@ pub trait Entropy {
     fn fill(&mut self, buf: &mut [u8]);
 }
 
-/// A map from ids the agent chooses (`callId`s, tokens) to calls: hashbrown's, which is the one
-/// inside std's `HashMap` (the crate is `no_std`).
-type IdMap = HashMap<String, Known, Keyed>;
-
-/// SipHash keyed from the engine's entropy. std's `RandomState` gets its keys from the OS, and
-/// wasm32-unknown-unknown has none, so there they are fixed: an agent could work out offline
-/// which `callId`s collide and make every lookup walk them all.
-#[derive(Clone, Copy)]
-struct Keyed(u64, u64);
-
-impl Keyed {
-    fn from_entropy(entropy: &mut dyn Entropy) -> Self {
-        let mut bytes = [0u8; 16];
-        entropy.fill(&mut bytes);
-        let (a, b) = bytes.split_at(8);
-        let word = |half: &[u8]| half.iter().fold(0u64, |w, &b| w << 8 | u64::from(b));
-        Keyed(word(a), word(b))
-    }
-}
-
-#[allow(deprecated)] // `SipHasher` is deprecated only in favour of `DefaultHasher`, which is unkeyable.
-impl BuildHasher for Keyed {
-    type Hasher = core::hash::SipHasher;
-
-    fn build_hasher(&self) -> Self::Hasher {
-        core::hash::SipHasher::new_with_keys(self.0, self.1)
-    }
-}
+/// A map from ids the agent chooses (`callId`s, tokens) to calls.
+type IdMap = idmap::IdMap<Known>;
 
 struct Entry {
     id: ActionId,
@@ -505,7 +477,7 @@ pub struct Engine<R: Clone> {
 impl<R: Clone> Engine<R> {
     /// A fresh engine for one session.
     pub fn new(config: Config, session_id: String, mut entropy: Box<dyn Entropy>) -> Self {
-        let keys = Keyed::from_entropy(entropy.as_mut());
+        let keys = HashKeys::from_entropy(entropy.as_mut());
         Engine {
             config,
             session_id,
@@ -521,8 +493,8 @@ impl<R: Clone> Engine<R> {
             // than stepping up as the memory of settled calls first fills (SPEC §9).
             remembered: VecDeque::with_capacity(REMEMBERED_CALLS + 1),
             remembered_base: 0,
-            call_ids: HashMap::with_capacity_and_hasher(2 * REMEMBERED_CALLS, keys),
-            tokens: HashMap::with_hasher(keys),
+            call_ids: IdMap::with_capacity(2 * REMEMBERED_CALLS, keys),
+            tokens: IdMap::with_capacity(0, keys),
             hand_mode: false,
             disposed: false,
             effects: VecDeque::new(),
@@ -1149,7 +1121,7 @@ impl<R: Clone> Engine<R> {
             return;
         }
         aliases.push(alias.clone());
-        self.call_ids.entry(alias).or_insert(known);
+        self.call_ids.insert_new(alias, known);
     }
 
     // ---- running and settling -------------------------------------------------------------

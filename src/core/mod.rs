@@ -7,6 +7,7 @@ pub mod control;
 pub mod engine;
 pub mod error;
 pub(crate) mod float;
+mod idmap;
 pub mod interop;
 pub mod record;
 pub mod schema;
