@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use coworkkit::alloc::{Arena, PAGE};
+use coworkkit::arena::{Arena, PAGE};
 use proptest::prelude::*;
 
 /// `pages` of zeroed memory starting at a page boundary, and a `grow` over it.

@@ -4,6 +4,10 @@
 //! the card displays is produced here, so the rules (title from an action name, summary cap and
 //! fallback, countdown, "1 of N", who may confirm) are host-tested without a browser.
 
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::float;
 use super::value::push_decimal;
 
 /// Longest summary the card shows, in Unicode scalar values (not bytes).
@@ -182,7 +186,7 @@ pub fn countdown_text(remaining_ms: f64) -> String {
         return "Expired".into();
     }
     // `as` saturates, so an infinite or huge remainder cannot overflow.
-    let secs = (remaining_ms / 1000.0).ceil() as u64;
+    let secs = float::ceil(remaining_ms / 1000.0) as u64;
     let (hours, minutes, seconds) = (secs / 3600, secs / 60 % 60, secs % 60);
     let mut out = String::from("Expires in ");
     if hours > 0 {

@@ -1,12 +1,15 @@
 //! The call engine: every rule of SPEC §1 and §3 as a sans-I/O state machine.
 
-use std::collections::{HashMap, VecDeque};
-use std::fmt;
-use std::hash::BuildHasher;
-use std::rc::Rc;
+use alloc::boxed::Box;
+use alloc::collections::VecDeque;
+use alloc::rc::Rc;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
 
 use super::control::{resolve_control, Control, ControlSource};
 use super::error::Error;
+use super::idmap::{self, HashKeys};
 use super::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome};
 use super::schema::Schema;
 use super::value::{heap_sort, push_decimal, Value, MAX_DEPTH};
@@ -339,32 +342,7 @@ pub trait Entropy {
 }
 
 /// A map from ids the agent chooses (`callId`s, tokens) to calls.
-type IdMap = HashMap<String, Known, Keyed>;
-
-/// SipHash keyed from the engine's entropy. std's `RandomState` gets its keys from the OS, and
-/// wasm32-unknown-unknown has none, so there they are fixed: an agent could work out offline
-/// which `callId`s collide and make every lookup walk them all.
-#[derive(Clone, Copy)]
-struct Keyed(u64, u64);
-
-impl Keyed {
-    fn from_entropy(entropy: &mut dyn Entropy) -> Self {
-        let mut bytes = [0u8; 16];
-        entropy.fill(&mut bytes);
-        let (a, b) = bytes.split_at(8);
-        let word = |half: &[u8]| half.iter().fold(0u64, |w, &b| w << 8 | u64::from(b));
-        Keyed(word(a), word(b))
-    }
-}
-
-#[allow(deprecated)] // `SipHasher` is deprecated only in favour of `DefaultHasher`, which is unkeyable.
-impl BuildHasher for Keyed {
-    type Hasher = std::hash::SipHasher;
-
-    fn build_hasher(&self) -> Self::Hasher {
-        std::hash::SipHasher::new_with_keys(self.0, self.1)
-    }
-}
+type IdMap = idmap::IdMap<Known>;
 
 struct Entry {
     id: ActionId,
@@ -499,7 +477,7 @@ pub struct Engine<R: Clone> {
 impl<R: Clone> Engine<R> {
     /// A fresh engine for one session.
     pub fn new(config: Config, session_id: String, mut entropy: Box<dyn Entropy>) -> Self {
-        let keys = Keyed::from_entropy(entropy.as_mut());
+        let keys = HashKeys::from_entropy(entropy.as_mut());
         Engine {
             config,
             session_id,
@@ -515,8 +493,8 @@ impl<R: Clone> Engine<R> {
             // than stepping up as the memory of settled calls first fills (SPEC §9).
             remembered: VecDeque::with_capacity(REMEMBERED_CALLS + 1),
             remembered_base: 0,
-            call_ids: HashMap::with_capacity_and_hasher(2 * REMEMBERED_CALLS, keys),
-            tokens: HashMap::with_hasher(keys),
+            call_ids: IdMap::with_capacity(2 * REMEMBERED_CALLS, keys),
+            tokens: IdMap::with_capacity(0, keys),
             hand_mode: false,
             disposed: false,
             effects: VecDeque::new(),
@@ -1143,7 +1121,7 @@ impl<R: Clone> Engine<R> {
             return;
         }
         aliases.push(alias.clone());
-        self.call_ids.entry(alias).or_insert(known);
+        self.call_ids.insert_new(alias, known);
     }
 
     // ---- running and settling -------------------------------------------------------------
@@ -1320,7 +1298,7 @@ impl<R: Clone> Engine<R> {
             .live
             .iter()
             .filter(|c| !matches!(c.state, CallState::Running { .. }))
-            .filter(|c| action.map_or(true, |a| c.action == a))
+            .filter(|c| action.is_none_or(|a| c.action == a))
             .map(|c| c.call_ref)
             .collect();
         for call_ref in waiting {

@@ -1,5 +1,6 @@
 //! One error type with stable machine codes (the `code` property of errors and outcomes).
 
+use alloc::string::String;
 use core::fmt;
 
 use super::value::push_decimal;
@@ -127,4 +128,4 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}

@@ -8,6 +8,9 @@
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
+use alloc::string::String;
+use alloc::vec::Vec;
+
 use super::control::Control;
 use super::error::Error;
 use super::value::{push_decimal, write_string, Value};

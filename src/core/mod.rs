@@ -6,6 +6,8 @@ pub mod card;
 pub mod control;
 pub mod engine;
 pub mod error;
+pub(crate) mod float;
+mod idmap;
 pub mod interop;
 pub mod record;
 pub mod schema;

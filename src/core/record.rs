@@ -1,6 +1,7 @@
 //! What the agent gets back ([`Outcome`]) and what the app's audit log gets ([`ActionRecord`]).
 
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::string::String;
 
 use super::control::{Control, ControlSource};
 use super::engine::CallRef;

@@ -12,7 +12,12 @@
 //! As in JSON Schema, a keyword only constrains values of its kind: `minLength` says nothing
 //! about a number, `properties` nothing about an array.
 
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
 use super::error::Error;
+use super::float;
 use super::value::{push_decimal, write_number, write_string, Value};
 
 const TYPE_NULL: u8 = 1;
@@ -135,7 +140,7 @@ fn push_key(path: &mut String, key: &str) {
 
 fn count(value: &Value, path: &str) -> Result<usize, Error> {
     match value {
-        Value::Number(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 4_294_967_296.0 => {
+        Value::Number(n) if float::is_whole(*n) && *n >= 0.0 && *n < 4_294_967_296.0 => {
             Ok(*n as usize)
         }
         _ => Err(spec_error(path, "must be a non-negative integer")),
@@ -304,7 +309,7 @@ fn is_identifier(key: &str) -> bool {
 
 /// A bound from the schema; whole numbers print exactly, fractions as JSON does.
 fn push_number(out: &mut String, n: f64) {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+    if float::is_whole(n) && n.abs() < 9.0e15 {
         if n < 0.0 {
             out.push('-');
         }
@@ -329,7 +334,7 @@ fn type_of(value: &Value) -> u8 {
         Value::Object(_) => TYPE_OBJECT,
         Value::Array(_) => TYPE_ARRAY,
         Value::String(_) => TYPE_STRING,
-        Value::Number(n) if n.fract() == 0.0 => TYPE_NUMBER | TYPE_INTEGER,
+        Value::Number(n) if float::is_whole(*n) => TYPE_NUMBER | TYPE_INTEGER,
         Value::Number(_) => TYPE_NUMBER,
     }
 }

@@ -4,6 +4,9 @@
 //! arguments the way they came; equality that matters for security ([`Value::canonical_eq`])
 //! ignores that order.
 
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 use core::cmp::Ordering;
 use core::fmt;
 
@@ -11,6 +14,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use super::error::Error;
+use super::float;
 
 /// Nesting deeper than this is refused by [`Value::parse_json`] and by the engine, which keeps
 /// every recursive walk over arguments (size, equality, validation) shallow.
@@ -231,7 +235,7 @@ impl Serialize for Value {
             Value::Bool(b) => serializer.serialize_bool(*b),
             Value::Number(n) => {
                 // Whole numbers go out as integers so JSON serializers print `1`, not `1.0`.
-                if n.fract() == 0.0
+                if float::is_whole(*n)
                     && n.abs() < SAFE_INTEGER
                     && !(*n == 0.0 && n.is_sign_negative())
                 {
@@ -267,7 +271,7 @@ impl fmt::Display for Value {
 }
 
 fn is_safe_integer(n: f64) -> bool {
-    n.fract() == 0.0 && n.abs() < SAFE_INTEGER
+    float::is_whole(n) && n.abs() < SAFE_INTEGER
 }
 
 fn number_len(n: f64) -> usize {
@@ -977,6 +981,8 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
+    use alloc::string::ToString;
     use core::fmt::Write as _;
 
     /// The digits and point from Rust's own float formatting, as `write_number` once used.

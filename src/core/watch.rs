@@ -6,9 +6,11 @@
 //! the host (in the browser: the JS record object and the row's element), which is how JSON
 //! Lines are produced: the host serializes each kept record exactly as `onActionRecord` got it.
 
-use std::collections::VecDeque;
+use alloc::collections::VecDeque;
+use alloc::string::String;
 
 use super::control::Control;
+use super::float;
 use super::record::{ActionRecord, Gate, RecordOutcome};
 use super::value::push_decimal;
 
@@ -199,7 +201,7 @@ pub fn outcome_text<R>(outcome: &RecordOutcome<R>, reason: Option<&str>) -> Stri
 /// `1 min 0 s`. Negative or non-finite input reads as `0 ms`.
 pub fn duration_text(ms: f64) -> String {
     let ms = if ms.is_finite() && ms > 0.0 {
-        ms.round() as u64
+        float::round(ms) as u64
     } else {
         0
     };
@@ -229,7 +231,7 @@ pub fn time_text(epoch_ms: f64, tz_offset_minutes: f64) -> String {
     let local = if local.is_finite() { local } else { 0.0 };
     // Whole milliseconds first, then integer arithmetic: `%` on an f64 pulls libm's `fmod`
     // into the wasm. JS dates lie within ±8.64e15 ms, well inside i64 (`as` saturates beyond).
-    let day_ms = (local.floor() as i64).rem_euclid(86_400_000) as u64;
+    let day_ms = (float::floor(local) as i64).rem_euclid(86_400_000) as u64;
     let mut s = String::with_capacity(12);
     for (value, sep) in [
         (day_ms / 3_600_000, ':'),

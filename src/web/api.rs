@@ -6,10 +6,13 @@
 //! the instance (even `invoke` or `dispose`). So effects are drained one at a time and no
 //! `RefCell` borrow is held while JavaScript runs.
 
-use std::cell::{Cell, RefCell};
-use std::rc::{Rc, Weak};
+use alloc::borrow::ToOwned;
+use alloc::boxed::Box;
+use alloc::rc::{Rc, Weak};
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::{Cell, RefCell};
 
-use gloo_timers::callback::Timeout;
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -24,6 +27,7 @@ use super::hand::{read_element_spec, ElementTarget, HandUi};
 use super::interop::{read_input, thrown_error, verdict, ActionInput, Check};
 use super::js;
 use super::listener::EventListener;
+use super::timer::Timer;
 use super::watch::WatchPanels;
 use crate::core::card::{approver_notice, summary_text, title_from_name, CardModel, Labels};
 use crate::core::control::Control;
@@ -137,7 +141,7 @@ pub(crate) struct Inner {
     subscribers: RefCell<Vec<Subscriber>>,
     next_subscriber: Cell<u32>,
     card: RefCell<Option<CardLayer>>,
-    timer: RefCell<Option<(f64, Timeout)>>,
+    timer: RefCell<Option<(f64, Timer)>>,
     abort: AbortController,
     /// `abort.signal`, read once: every `ctx` carries it.
     signal: JsValue,
@@ -694,7 +698,7 @@ impl Inner {
                 let wait = (at - now()).clamp(0.0, 2_147_483_000.0) as u32 + 1;
                 *timer = Some((
                     at,
-                    Timeout::new(wait, move || {
+                    Timer::timeout(wait, move || {
                         if let Some(inner) = weak.upgrade() {
                             inner.timer.write().take();
                             inner.engine.write().tick(now());

@@ -41,10 +41,10 @@
 //! Confirm carries `data-armed="false"` during the arm delay (drawn darker, never at lower
 //! contrast) and `"true"` after.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use alloc::boxed::Box;
+use alloc::rc::Rc;
+use core::cell::RefCell;
 
-use gloo_timers::callback::{Interval, Timeout};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -55,6 +55,7 @@ use web_sys::{
 use super::cells::Borrows;
 use super::js;
 use super::listener::EventListener;
+use super::timer::Timer;
 use crate::core::card::{countdown_text, position_text, CardModel};
 
 /// What the person decided on the card.
@@ -156,8 +157,8 @@ pub struct CardLayer {
     shared: Shared,
     /// Where focus was before the card opened; restored by `close`.
     return_focus: Option<HtmlElement>,
-    ticker: Option<Interval>,
-    arming: Option<Timeout>,
+    ticker: Option<Timer>,
+    arming: Option<Timer>,
     _listeners: [EventListener; 5],
 }
 
@@ -365,12 +366,12 @@ impl CardLayer {
         }
 
         let (countdown, expires_at) = (self.countdown.clone(), model.expires_at);
-        self.ticker = Some(Interval::new(1000, move || {
+        self.ticker = Some(Timer::interval(1000, move || {
             countdown.set_text_content(Some(&countdown_text(expires_at - js_sys::Date::now())));
         }));
         let confirm = self.confirm.clone();
         // `as` saturates: a NaN or negative delay arms at once, a huge one never does.
-        self.arming = Some(Timeout::new(arm_delay_ms as u32, move || {
+        self.arming = Some(Timer::timeout(arm_delay_ms as u32, move || {
             let _ = confirm.set_attribute("data-armed", "true");
         }));
         Ok(())

@@ -40,12 +40,15 @@
 //!
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 
-use std::cell::RefCell;
+use alloc::borrow::ToOwned;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::RefCell;
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::JsValue;
 
-use super::cells::Borrows;
+use super::cells::{Borrows, OneThread};
 use super::js;
 use crate::core::error::Error;
 use crate::core::value::Value;
@@ -322,11 +325,9 @@ const NAME_SLOTS: usize = 64;
 /// How many call ids [`seed_call_id`] keeps.
 const ID_SLOTS: usize = 4;
 
-thread_local! {
-    static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
-    static NAMES: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
-    static IDS: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
-}
+static KEYS: OneThread<RefCell<Vec<(usize, JsValue)>>> = OneThread(RefCell::new(Vec::new()));
+static NAMES: OneThread<RefCell<Vec<(String, JsValue)>>> = OneThread(RefCell::new(Vec::new()));
+static IDS: OneThread<RefCell<Vec<(String, JsValue)>>> = OneThread(RefCell::new(Vec::new()));
 
 /// The JS string for a fixed name, made once. Building every record, outcome and `ctx` key
 /// from UTF-8 on each call (a `TextDecoder` round trip per key) was most of an `invoke`'s cost.

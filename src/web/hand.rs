@@ -41,7 +41,11 @@
 //! Without a declared `input`, `fill` and `select` actions get the schema
 //! `{type:"object", properties:{value:{type:"string"}}, required:["value"]}`.
 
-use std::rc::{Rc, Weak};
+use alloc::boxed::Box;
+use alloc::rc::{Rc, Weak};
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -237,7 +241,7 @@ fn rendered(element: &Element) -> bool {
     let visible = js::window()
         .and_then(|w| w.get_computed_style(element).ok().flatten())
         .and_then(|style| style.get_property_value("visibility").ok())
-        .map_or(true, |v| v == "visible");
+        .is_none_or(|v| v == "visible");
     let rect = element.get_bounding_client_rect();
     visible && rect.width() > 0.0 && rect.height() > 0.0
 }
@@ -442,7 +446,7 @@ impl Inner {
         if self.disposed.get() {
             return Err(Error::Disposed);
         }
-        if !user_activation_active() || document().map_or(true, |d| d.hidden()) {
+        if !user_activation_active() || document().is_none_or(|d| d.hidden()) {
             return Err(Error::NeedsUserActivation);
         }
         self.set_hand_mode(true);
@@ -611,7 +615,7 @@ impl Inner {
     pub(crate) fn dispose_hand(&self) {
         let was_armed = self.engine.read().hand_mode();
         self.engine.write().set_hand_mode(false);
-        let ui = std::mem::take(&mut *self.hand.write());
+        let ui = core::mem::take(&mut *self.hand.write());
         drop(ui);
         if was_armed {
             self.emit(EventKind::HandMode, &JsValue::FALSE);

@@ -11,7 +11,9 @@
 //! For manifests, a Standard JSON Schema export (`~standard.jsonSchema.input(...)`, as zod 4
 //! has) or the spec's `inputJsonSchema` gives the JSON Schema; else it is `{type: "object"}`.
 
-use std::rc::Rc;
+use alloc::rc::Rc;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 use js_sys::{Array, Function, JsString, Object, Promise, JSON};
 use wasm_bindgen::prelude::*;
@@ -24,6 +26,7 @@ use super::js;
 use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
 use crate::core::error::Error;
+use crate::core::float;
 use crate::core::interop::{
     control_from_mcp_hints, instruction, issues_error, manifest, parse_tool_call,
     take_confirm_fields, PathStep, Provider, ToolCall, ToolFormat, ToolInfo,
@@ -320,7 +323,7 @@ fn path_step(segment: &JsValue) -> Option<PathStep> {
         segment.clone()
     };
     if let Some(n) = key.as_f64() {
-        if n >= 0.0 && n.fract() == 0.0 && n < 4_294_967_296.0 {
+        if n >= 0.0 && float::is_whole(n) && n < 4_294_967_296.0 {
             return Some(PathStep::Index(n as u32));
         }
     }

@@ -22,8 +22,11 @@
 //! `chip control` (with `data-control`), `chip gate` (with `data-gate`), `outcome`,
 //! `duration`, `args`.
 
-use std::cell::RefCell;
-use std::rc::{Rc, Weak};
+use alloc::boxed::Box;
+use alloc::rc::{Rc, Weak};
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::RefCell;
 
 use js_sys::{Object, JSON};
 use wasm_bindgen::prelude::*;
@@ -246,7 +249,7 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
         None,
     );
     let mut filters = Vec::with_capacity(RECORD_GATES.len() + 1);
-    for gate in std::iter::once(None).chain(RECORD_GATES.iter().copied().map(Some)) {
+    for gate in core::iter::once(None).chain(RECORD_GATES.iter().copied().map(Some)) {
         let name = gate.map_or("all", Gate::as_str);
         let pressed = if gate.is_none() { "true" } else { "false" };
         let attrs = [
@@ -310,7 +313,7 @@ impl Inner {
 
     /// Removes every panel (from `dispose()`).
     pub(crate) fn dispose_watch(&self) {
-        let panels = std::mem::take(&mut *self.watch.write());
+        let panels = core::mem::take(&mut *self.watch.write());
         drop(panels);
     }
 }

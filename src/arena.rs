@@ -14,7 +14,7 @@
 //! [`Arena`] holds the logic over a `grow` function, so the host tests drive it over a plain
 //! buffer; on wasm32 it is the `#[global_allocator]` over `memory.grow`.
 
-use std::cell::UnsafeCell;
+use core::cell::UnsafeCell;
 
 /// The smallest block: a free block holds the next pointer, and 16 bytes keep `u128` aligned.
 const MIN_CLASS: u32 = 4;
@@ -52,7 +52,7 @@ impl<G: FnMut(usize) -> Option<usize>> Arena<G> {
     /// A block of at least `size` bytes aligned to `align` (a power of two), or null.
     pub fn alloc(&mut self, size: usize, align: usize) -> *mut u8 {
         let Some(class) = class_of(size.max(align)) else {
-            return std::ptr::null_mut();
+            return core::ptr::null_mut();
         };
         let head = self.free[class];
         if head != 0 {
@@ -91,18 +91,18 @@ impl<G: FnMut(usize) -> Option<usize>> Arena<G> {
         if self.end == 0 {
             match (self.grow)(0) {
                 Some(at) => (self.base, self.next, self.end) = (at, at, at),
-                None => return std::ptr::null_mut(),
+                None => return core::ptr::null_mut(),
             }
         }
         let start = (self.next + block - 1) & !(block - 1);
         let Some(stop) = start.checked_add(block) else {
-            return std::ptr::null_mut();
+            return core::ptr::null_mut();
         };
         if stop > self.end {
             let pages = (stop - self.end).div_ceil(PAGE);
             match (self.grow)(pages) {
                 Some(at) if at == self.end => self.end += pages * PAGE,
-                _ => return std::ptr::null_mut(),
+                _ => return core::ptr::null_mut(),
             }
         }
         // The bytes skipped to align `start` become free blocks: each step takes the largest
@@ -160,16 +160,16 @@ fn memory_grow(pages: usize) -> Option<usize> {
 
 // SAFETY: every method forwards to the arena, which hands out disjoint blocks of at least the
 // asked size and alignment, and takes back only what it gave.
-unsafe impl std::alloc::GlobalAlloc for Global {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+unsafe impl core::alloc::GlobalAlloc for Global {
+    unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
         (*self.0.get()).alloc(layout.size(), layout.align())
     }
 
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
         (*self.0.get()).dealloc(ptr, layout.size(), layout.align())
     }
 
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new: usize) -> *mut u8 {
+    unsafe fn realloc(&self, ptr: *mut u8, layout: core::alloc::Layout, new: usize) -> *mut u8 {
         let align = layout.align();
         if Arena::<Grow>::same_class(layout.size(), new, align) {
             return ptr;
@@ -177,7 +177,7 @@ unsafe impl std::alloc::GlobalAlloc for Global {
         let arena = &mut *self.0.get();
         let fresh = arena.alloc(new, align);
         if !fresh.is_null() {
-            std::ptr::copy_nonoverlapping(ptr, fresh, layout.size().min(new));
+            core::ptr::copy_nonoverlapping(ptr, fresh, layout.size().min(new));
             arena.dealloc(ptr, layout.size(), align);
         }
         fresh
