@@ -218,6 +218,19 @@ async fn synthetic_confirm_clicks_do_nothing() {
     assert_eq!(*log.borrow(), vec![Decision::Cancel]);
 }
 
+/// A delay past what the browser's timer takes (2³¹ − 1 ms) keeps Confirm unarmed: it is not
+/// read as 0.
+#[wasm_bindgen_test]
+async fn a_huge_arm_delay_does_not_arm_at_once() {
+    let (_container, layer, _log) = shown_armed_after(model("s"), 3.0e9);
+    let confirm = button(&layer.shadow_root_for_tests(), "confirm");
+    TimeoutFuture::new(50).await;
+    assert_eq!(
+        confirm.get_attribute("data-armed").as_deref(),
+        Some("false")
+    );
+}
+
 #[wasm_bindgen_test]
 async fn cancel_click_cancels_once() {
     let (_container, layer, log) = shown(model("s"));

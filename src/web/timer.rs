@@ -24,6 +24,12 @@ extern "C" {
     fn clear_timeout(id: &JsValue);
 }
 
+/// A delay the browser takes as given: it reads one past `i32::MAX` ms as 0 (the HTML spec
+/// converts it to a 32-bit signed integer), so a huge `armDelayMs` would arm the card at once.
+fn delay(ms: u32) -> i32 {
+    i32::try_from(ms).unwrap_or(i32::MAX)
+}
+
 /// A scheduled timeout or interval; dropping it clears the timer and frees the closure.
 #[must_use = "dropping the timer clears it at once"]
 pub struct Timer {
@@ -35,9 +41,7 @@ impl Timer {
     /// Runs `callback` once, `ms` milliseconds from now.
     pub fn timeout(ms: u32, callback: impl FnOnce() + 'static) -> Self {
         let closure = Closure::once(callback);
-        // `as i32` as gloo-timers did: a delay past `i32::MAX` reaches the browser negative,
-        // which it reads as 0.
-        let id = set_timeout(closure.as_ref(), ms as i32);
+        let id = set_timeout(closure.as_ref(), delay(ms));
         Timer {
             id,
             _closure: closure,
@@ -47,7 +51,7 @@ impl Timer {
     /// Runs `callback` every `ms` milliseconds.
     pub fn interval(ms: u32, callback: impl FnMut() + 'static) -> Self {
         let closure = Closure::<dyn FnMut()>::wrap(Box::new(callback));
-        let id = set_interval(closure.as_ref(), ms as i32);
+        let id = set_interval(closure.as_ref(), delay(ms));
         Timer {
             id,
             _closure: closure,

@@ -29,7 +29,10 @@
   lab.canon = (v) => JSON.stringify(v === undefined ? {} : v, (k, x) => {
     if (typeof x === "string") return wf(x);
     if (x && typeof x === "object" && !Array.isArray(x)) {
-      return Object.fromEntries(Object.keys(x).sort().map((key) => [wf(key), x[key]]));
+      // Sorted after the U+FFFD replacement, as the SDK sees the keys: "\uD800b" sorts
+      // before "\uFFFDa" as sent, but after it once both start with U+FFFD.
+      const entries = Object.keys(x).map((key) => [wf(key), x[key]]);
+      return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     }
     return x;
   });
