@@ -104,3 +104,40 @@ async fn a_call_id_with_a_lone_surrogate_reads_as_u_fffd_everywhere() {
     assert_eq!((records.length(), seen.length()), (1, 1));
     ck.dispose();
 }
+
+/// In the browser, numbers that are not safe integers print through the page's own
+/// `Number.prototype.toString`: the JSON the core writes (tool manifests, schema messages)
+/// must be what `JSON.stringify` gives, and read back to the same number.
+#[wasm_bindgen_test]
+fn numbers_print_as_json_stringify_does() {
+    use coworkkit::core::value::Value;
+    let mut numbers = vec![
+        0.1,
+        0.1 + 0.2,
+        -2.5,
+        1e21,
+        1e-7,
+        123_456_789_012_345_680_000.0,
+        f64::MIN_POSITIVE,
+        5e-324,
+        f64::MAX,
+        9_007_199_254_740_993.0,
+        -1.5e-300,
+    ];
+    let mut bits = 0x9e37_79b9_7f4a_7c15_u64;
+    while numbers.len() < 2000 {
+        bits ^= bits << 13;
+        bits ^= bits >> 7;
+        bits ^= bits << 17;
+        let n = f64::from_bits(bits);
+        if n.is_finite() {
+            numbers.push(n);
+        }
+    }
+    for n in numbers {
+        let printed = Value::Number(n).to_json();
+        let expected = js_sys::JSON::stringify(&n.into()).unwrap();
+        assert_eq!(printed, String::from(expected), "{n:e}");
+        assert_eq!(js_sys::JSON::parse(&printed).unwrap().as_f64(), Some(n));
+    }
+}
