@@ -13,7 +13,9 @@
 //! and its args in one crossing, by the rules that [`convert`](super::convert) documents, and
 //! hand Rust a tape of what they found. The walk refuses what is not plain JSON data and stops
 //! at the size limit, as SPEC §3.6 asks; everything about the call itself (an absent or bad
-//! `callId`, a bad token, the gate) is still decided in Rust from the tape.
+//! `callId`, a bad token, the gate) is still decided in Rust from the tape. `ckReadToolCall`
+//! does the same for a provider tool call: it finds the shape, id and name, and reads the
+//! arguments (JSON text through `JSON.parse`) exactly as `invoke`'s args are read.
 //!
 //! The reasons behind the JS live here and in `convert`, in one place; `scripts/build-pkg`
 //! minifies what ships.
@@ -236,6 +238,53 @@ export function ckReadCall(call, budget) {
   ckId = id;
   return ckField(name) + idTape + ckField(token) + (decline ? "1" : "0") + args;
 }
+export function ckReadToolCall(call, max) {
+  const budget = max * 4 + 4096;
+  let refusal = "";
+  const read = (from, key, args) => {
+    const v = ckGet(from, key);
+    if (typeof v === "string") {
+      if (v.length <= budget) return v;
+      refusal ||= "#" + v.length + ";";
+    } else if (v === undefined) return v;
+    else if (args && v !== null) {
+      const tape = ckReadValue(v, max);
+      if (!"#!".includes(tape[0])) return [tape];
+      refusal ||= tape;
+    }
+    return null;
+  };
+  const type = read(call, "type"), id = read(call, "id"), callId = read(call, "call_id"),
+    name = read(call, "name"), useId = read(call, "tool_use_id"),
+    args = read(call, "arguments", 1), input = read(call, "input", 1), fn = ckGet(call, "function");
+  let fnName, fnArgs, tape;
+  const isFn = typeof fn === "object" && fn !== null && !Array.isArray(fn);
+  if (isFn) {
+    fnName = read(fn, "name");
+    fnArgs = read(fn, "arguments", 1);
+  }
+  let kind = type === "function_call" ? 1 : type === "tool_use" ? 2 : type === "function" && isFn ? 0 : -1;
+  const known = kind >= 0;
+  if (!known) kind = callId !== undefined ? 1 : input !== undefined || useId !== undefined ? 2 : 0;
+  const raw = kind === 1 ? args : kind === 2 ? input : fnArgs;
+  if (refusal) tape = refusal;
+  else if (!known) tape = "?not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments} or Anthropic {type: \"tool_use\", id, name, input}";
+  else if (typeof raw === "string") {
+    ckUtf8(raw);
+    const text = ckLone ? ckWellFormed(raw) : raw;
+    if (/^(\x85|[^\S\ufeff])*$/.test(text)) tape = "{0:}";
+    else {
+      let parsed;
+      try { parsed = JSON.parse(text); } catch (e) {
+        const m = ckGet(e, "message");
+        tape = "?args: not valid JSON: " + (typeof m === "string" ? m : "");
+      }
+      tape ||= ckReadValue(parsed, max);
+    }
+  } else tape = raw ? raw[0] : "{0:}";
+  if (!"{#!?".includes(tape[0])) tape = "?args: a tool call's arguments must be a JSON object";
+  return kind + ckField(kind === 1 ? callId : id) + ckField(kind === 0 && fnName !== undefined ? fnName : name) + tape;
+}
 export function ckTakeCopy() {
   const copy = ckCopy;
   ckCopy = undefined;
@@ -354,6 +403,11 @@ extern "C" {
     /// + 32 hex digits from `crypto.getRandomValues` (drawn 1 KiB at a time).
     #[wasm_bindgen(js_name = ckReadCall)]
     pub fn read_call_tape(call: &JsValue, budget: f64) -> String;
+
+    /// Reads a provider tool call in one pass (see [`convert`](crate::web::convert)): its
+    /// shape, id, name and arguments, the arguments read as [`read_value_tape`] reads them.
+    #[wasm_bindgen(js_name = ckReadToolCall)]
+    pub fn read_tool_call_tape(call: &JsValue, max: f64) -> String;
 
     /// The frozen copy of the args the last [`read_call_tape`] read; `undefined` after a
     /// failure. Taking it clears it, so no agent object outlives its call here.
