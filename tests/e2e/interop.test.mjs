@@ -263,6 +263,51 @@ test("tool results: compact content in a fixed key order, in each provider's sha
   assert.equal(r.big, JSON.stringify({ role: "tool", tool_call_id: "call_5", content: '{"gate":"fired","ok":true}' }));
 });
 
+test("tool results: the line telling the model what to do next, word for word, per gate", async () => {
+  const r = await p.evaluate(async () => {
+    const { Coworkkit } = window.coworkkit;
+    const ck = new Coworkkit({ confirmTimeoutMs: 80, armDelayMs: 50 });
+    const button = document.createElement("button");
+    document.body.append(button);
+    try {
+      ck.defineAction({ name: "tidyDesk", description: "Tidy.", control: "soft", run: () => 1 });
+      ck.defineAction({ name: "burnIt", description: "Burn.", control: "hard", run: () => 1 });
+      ck.defineAction({ name: "pressIt", description: "Press.", element: button, operation: "click" });
+      ck.defineAction({ name: "ping", description: "Ping.", run: () => 1 });
+      const content = async (c) => {
+        const x = await ck.handleToolCall(c);
+        const c2 = JSON.parse(x.content ?? x.output);
+        return [c2.gate, c2.instruction ?? null];
+      };
+      const ask = await ck.handleToolCall({ type: "tool_use", id: "i1", name: "tidyDesk", input: { a: 1 } });
+      const token = JSON.parse(ask.content).confirmToken;
+      const ask2 = await ck.handleToolCall({ type: "tool_use", id: "i2", name: "tidyDesk", input: { a: 2 } });
+      const token2 = JSON.parse(ask2.content).confirmToken;
+      return [
+        [JSON.parse(ask.content).gate, JSON.parse(ask.content).instruction],
+        await content({ type: "tool_use", id: "i3", name: "tidyDesk", input: { a: 1, confirmToken: token } }),
+        await content({ type: "function_call", call_id: "i4", name: "tidyDesk", arguments: JSON.stringify({ a: 2, confirmToken: token2, decline: true }) }),
+        await content({ id: "i5", type: "function", function: { name: "burnIt", arguments: "{}" } }),
+        await content({ id: "i6", type: "function", function: { name: "pressIt", arguments: "{}" } }),
+        await content({ id: "i7", type: "function", function: { name: "ping", arguments: "{}" } }),
+        await content({ id: "i8", type: "function", function: { name: "nope", arguments: "{}" } }),
+      ];
+    } finally {
+      ck.dispose();
+      button.remove();
+    }
+  });
+  assert.deepEqual(r, [
+    ["needs_confirmation", "Not done yet. Ask the user whether to go ahead; on a yes, call tidyDesk again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true."],
+    ["confirmed", null],
+    ["cancelled", "Not done: it was cancelled. Do not retry unless the user asks."],
+    ["timeout", "Not done: nobody confirmed it in time."],
+    ["needs_hand_mode", "Not done: the user has not let the agent use this page (Hand mode is off). Ask them to turn it on, then try again."],
+    ["fired", null],
+    ["rejected", null],
+  ]);
+});
+
 test("Anthropic: a hard tool_use waits for a real click on the card", async () => {
   await inPage((ck, records, runs, define) => {
     define({ name: "deleteProject", description: "Delete a project.", control: "hard", confirmationSummary: () => "Delete p1?" });
