@@ -31,7 +31,7 @@ use coworkkit::core::engine::{
     ActionDef, CallRef, CancelReason, Config, Effect, Engine, InvokeRequest, ProposalId, Ticket,
 };
 use coworkkit::core::error::Error;
-use coworkkit::core::interop::{instruction, manifest, take_confirm_fields, ToolFormat, ToolInfo};
+use coworkkit::core::interop::{manifest, take_confirm_fields, ToolFormat, ToolInfo};
 use coworkkit::core::record::{Approver, RecordOutcome};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::{Value, MAX_DEPTH};
@@ -308,7 +308,7 @@ proptest! {
     }
 
     #[test]
-    fn soft_fields_instructions_and_manifests_never_panic(
+    fn soft_fields_and_manifests_never_panic(
         args in value(),
         token in value(),
         decline in value(),
@@ -336,7 +336,6 @@ proptest! {
                 prop_assert_eq!(e.code(), "bad_token");
             }
         }
-        let _ = instruction(&name, &gate);
         let control = [Control::Open, Control::Soft, Control::Hard][usize::from(control)];
         let info = ToolInfo {
             name: &name, description: &gate, control, read_only: true, idempotent: false,

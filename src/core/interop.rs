@@ -1,12 +1,12 @@
 //! Agent interoperability (SPEC §7), as plain data: tool manifests for LLM providers, the
-//! confirmation fields of a soft tool call, the line a tool result adds for the model, MCP hints
-//! mapped to a control level, and Standard Schema issues turned into one `invalid_args` message.
+//! confirmation fields of a soft tool call, MCP hints mapped to a control level, and Standard
+//! Schema issues turned into one `invalid_args` message.
 //!
 //! Everything here is pure: the web layer feeds it [`Value`]s and converts the answers to JS.
 //! Reading a provider tool call is one JS pass, as reading an `invoke` call is
 //! (`ckReadToolCall` in `web/js.rs`, its rules in `web/convert.rs`); a tool result only copies
-//! the SDK's own outcome object into the provider's shape, so the web layer builds it in JS
-//! too (`ckToolResult`), with [`instruction`] from here.
+//! the SDK's own outcome object into the provider's shape, with a fixed line per gate for the
+//! model, so the web layer builds it in JS too (`ckAnswer`).
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
@@ -365,30 +365,6 @@ pub fn take_confirm_fields(args: &mut Value) -> ConfirmFields {
         _ => true,
     });
     out
-}
-
-/// One line telling the model what to do next, for the gates where that is not obvious.
-pub fn instruction(action: &str, gate: &str) -> Option<String> {
-    let line = match gate {
-        "needs_confirmation" => {
-            let mut s =
-                String::from("Not done yet. Ask the user whether to go ahead; on a yes, call ");
-            s.push_str(action);
-            s.push_str(
-                " again with the same arguments plus this confirmToken; on a no, call it with the \
-                 confirmToken and decline: true.",
-            );
-            return Some(s);
-        }
-        "needs_hand_mode" => {
-            "Not done: the user has not let the agent use this page (Hand mode is off). Ask them \
-             to turn it on, then try again."
-        }
-        "cancelled" => "Not done: it was cancelled. Do not retry unless the user asks.",
-        "timeout" => "Not done: nobody confirmed it in time.",
-        _ => return None,
-    };
-    Some(line.into())
 }
 
 // ---- Standard Schema ----------------------------------------------------------------------

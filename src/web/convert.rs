@@ -132,7 +132,7 @@ pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
 /// A provider tool call, read in one crossing by [`read_tool_call`].
 pub struct ToolCallFields {
     /// The shape it came in, and its answer goes out in (for an unrecognised call, the
-    /// closest): 0 OpenAI Chat, 1 OpenAI Responses, 2 Anthropic, as [`js::tool_result`] takes.
+    /// closest): 0 OpenAI Chat, 1 OpenAI Responses, 2 Anthropic, as [`js::answer`] takes.
     pub kind: u8,
     /// The provider's call id, when a string; it becomes the `callId`.
     pub id: Option<String>,

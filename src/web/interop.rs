@@ -25,8 +25,8 @@ use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
 use crate::core::error::Error;
 use crate::core::interop::{
-    control_from_mcp_hints, instruction, issues_error, manifest, take_confirm_fields, PathStep,
-    ToolFormat, ToolInfo,
+    control_from_mcp_hints, issues_error, manifest, take_confirm_fields, PathStep, ToolFormat,
+    ToolInfo,
 };
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -342,14 +342,6 @@ fn parse_plain(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or(JsValue::NULL)
 }
 
-/// The provider's tool-result message for a settled (or `needs_confirmation`) outcome. The
-/// outcome is the SDK's own frozen object, so its fields are copied in JS
-/// ([`js::tool_result`]); only the line telling the model what to do next comes from the core.
-fn tool_result_js(kind: u8, id: Option<String>, action: &str, outcome: &JsValue) -> JsValue {
-    let gate = get(outcome, "gate").as_string().unwrap_or_default();
-    js::tool_result(kind, id, outcome, instruction(action, &gate))
-}
-
 #[wasm_bindgen]
 impl Coworkkit {
     /// The manifest of every registered action for an LLM: `"json" | "openai" |
@@ -403,14 +395,7 @@ impl Coworkkit {
         let (kind, id, name) = (call.kind, call.id.clone(), call.name.clone());
         let request = self.inner.tool_request(call);
         let outcome = self.inner.invoke_request(request);
-        // Only the call's own data is captured: a hard call may wait minutes for a person,
-        // and must not keep the instance alive meanwhile.
-        let answer = Closure::once_into_js(move |outcome: JsValue| {
-            tool_result_js(kind, id, &name, &outcome)
-        });
-        let then: Function = get(&outcome, "then").unchecked_into();
-        then.call1(&outcome, &answer)
-            .map_or(outcome, JsCast::unchecked_into)
+        js::answer(&outcome, kind, id, &name)
     }
 }
 

@@ -319,18 +319,28 @@ export function ckEl(parent, tag, attrs, text) {
 export function ckSettle(value, callback) {
   Promise.resolve(value).then((v) => callback(true, v), (e) => callback(false, e));
 }
-export function ckToolResult(kind, id, o, instruction) {
-  const e = o.error, c = { gate: o.gate, ok: o.ok };
-  if ("result" in o) c.result = o.result;
-  if (e !== undefined) c.error = { code: e.code, message: e.message };
-  if (o.confirmToken !== undefined) c.confirmToken = o.confirmToken;
-  if (instruction !== undefined) c.instruction = instruction;
-  let text;
-  try { text = JSON.stringify(c); } catch { delete c.result; text = JSON.stringify(c); }
-  id ??= o.callId;
-  return kind === 0 ? { role: "tool", tool_call_id: id, content: text }
-    : kind === 1 ? { type: "function_call_output", call_id: id, output: text }
-    : { type: "tool_result", tool_use_id: id, content: text, is_error: !o.ok && o.gate !== "needs_confirmation" };
+function ckInstruction(action, gate) {
+  switch (gate) {
+    case "needs_confirmation": return "Not done yet. Ask the user whether to go ahead; on a yes, call " + action + " again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true.";
+    case "needs_hand_mode": return "Not done: the user has not let the agent use this page (Hand mode is off). Ask them to turn it on, then try again.";
+    case "cancelled": return "Not done: it was cancelled. Do not retry unless the user asks.";
+    case "timeout": return "Not done: nobody confirmed it in time.";
+  }
+}
+export function ckAnswer(outcome, kind, id, action) {
+  return outcome.then((o) => {
+    const e = o.error, c = { gate: o.gate, ok: o.ok }, instruction = ckInstruction(action, o.gate);
+    if ("result" in o) c.result = o.result;
+    if (e !== undefined) c.error = { code: e.code, message: e.message };
+    if (o.confirmToken !== undefined) c.confirmToken = o.confirmToken;
+    if (instruction !== undefined) c.instruction = instruction;
+    let text;
+    try { text = JSON.stringify(c); } catch { delete c.result; text = JSON.stringify(c); }
+    id ??= o.callId;
+    return kind === 0 ? { role: "tool", tool_call_id: id, content: text }
+      : kind === 1 ? { type: "function_call_output", call_id: id, output: text }
+      : { type: "tool_result", tool_use_id: id, content: text, is_error: !o.ok && o.gate !== "needs_confirmation" };
+  });
 }
 export function ckTakeResolve(promise) {
   const resolve = promise.ckResolve;
@@ -436,21 +446,18 @@ extern "C" {
     #[wasm_bindgen(js_name = ckSettle)]
     fn settle(value: &JsValue, callback: JsValue);
 
-    /// The provider's tool-result message (SPEC §7) for an outcome `o`: `kind` 0 is OpenAI
-    /// Chat `{role: "tool", tool_call_id, content}`, 1 OpenAI Responses `{type:
-    /// "function_call_output", call_id, output}`, 2 Anthropic `{type: "tool_result",
+    /// The provider's tool-result message (SPEC §7) for the outcome `outcome` resolves to:
+    /// `kind` 0 is OpenAI Chat `{role: "tool", tool_call_id, content}`, 1 OpenAI Responses
+    /// `{type: "function_call_output", call_id, output}`, 2 Anthropic `{type: "tool_result",
     /// tool_use_id, content, is_error}`; `id` defaults to the outcome's `callId`. The content
     /// is the compact JSON of `{gate, ok, result?, error?, confirmToken?, instruction?}`,
     /// without `result` when the run's value is not JSON (a cycle, a BigInt): the model gets
-    /// the rest. `is_error`: the call did not do its work, except for a soft call's first
-    /// answer, which is a normal step.
-    #[wasm_bindgen(js_name = ckToolResult)]
-    pub fn tool_result(
-        kind: u8,
-        id: Option<String>,
-        o: &JsValue,
-        instruction: Option<String>,
-    ) -> JsValue;
+    /// the rest. `instruction` is one line telling the model what to do next, for the gates
+    /// where that is not obvious (`needs_confirmation` names `action`). `is_error`: the call
+    /// did not do its work, except for a soft call's first answer, which is a normal step.
+    /// The outcome is the SDK's own frozen object, so the copying is plain JS.
+    #[wasm_bindgen(js_name = ckAnswer)]
+    pub fn answer(outcome: &Promise, kind: u8, id: Option<String>, action: &str) -> Promise;
 
     /// Takes the resolver off a promise made by [`deferred`].
     #[wasm_bindgen(js_name = ckTakeResolve)]
