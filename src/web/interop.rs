@@ -395,6 +395,8 @@ impl Coworkkit {
         let (kind, id, name) = (call.kind, call.id.clone(), call.name.clone());
         let request = self.inner.tool_request(call);
         let outcome = self.inner.invoke_request(request);
+        // The answer is shaped in JS once the outcome settles, from the call's own data only:
+        // a hard call may wait minutes for a person, and must not keep the instance alive.
         js::answer(&outcome, kind, id, &name)
     }
 }
