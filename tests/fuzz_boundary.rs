@@ -31,9 +31,7 @@ use coworkkit::core::engine::{
     ActionDef, CallRef, CancelReason, Config, Effect, Engine, InvokeRequest, ProposalId, Ticket,
 };
 use coworkkit::core::error::Error;
-use coworkkit::core::interop::{
-    instruction, manifest, parse_tool_call, take_confirm_fields, ToolFormat, ToolInfo,
-};
+use coworkkit::core::interop::{manifest, take_confirm_fields, ToolFormat, ToolInfo};
 use coworkkit::core::record::{Approver, RecordOutcome};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::{Value, MAX_DEPTH};
@@ -310,56 +308,34 @@ proptest! {
     }
 
     #[test]
-    fn provider_tool_calls_and_manifests_never_panic(
-        kind in prop::sample::select(vec!["function", "function_call", "tool_use", "", "x"]),
-        id in prop::option::of(text()),
+    fn soft_fields_and_manifests_never_panic(
+        args in value(),
+        token in value(),
+        decline in value(),
         name in text(),
-        args in prop_oneof![
-            value(),
-            value().prop_map(|v| Value::String(v.to_json())),
-            (value(), any::<usize>()).prop_map(|(v, at)| Value::String(mutate(&v.to_json(), at, 1, "\""))),
-        ],
-        extra in value(),
         gate in text(),
         schema in prop::option::of(schema_like()),
         control in 0u8..3,
     ) {
         executed();
-        let id_field = |k: &str| id.clone().map(|i| (k.to_string(), Value::String(i)));
-        let calls = [
-            object([
-                Some(("type".into(), Value::String(kind.into()))),
-                id_field("id"),
-                Some(("function".into(), object(vec![
-                    ("name".into(), Value::String(name.clone())),
-                    ("arguments".into(), args.clone()),
-                ]))),
-            ].into_iter().flatten().collect()),
-            object([
-                Some(("type".into(), Value::String(kind.into()))),
-                id_field("call_id"),
-                Some(("name".into(), Value::String(name.clone()))),
-                Some(("arguments".into(), args.clone())),
-            ].into_iter().flatten().collect()),
-            object([
-                Some(("type".into(), Value::String(kind.into()))),
-                id_field("id"),
-                Some(("name".into(), Value::String(name.clone()))),
-                Some(("input".into(), args.clone())),
-            ].into_iter().flatten().collect()),
-            extra,
-        ];
-        for call in &calls {
-            let parsed = parse_tool_call(call, Value::parse_json);
-            if let Ok(mut a) = parsed.args {
-                let fields = take_confirm_fields(&mut a);
-                prop_assert!(a.get("confirmToken").is_none());
-                if let Some(e) = fields.error {
-                    prop_assert_eq!(e.code(), "bad_token");
-                }
+        // A tool call's arguments, as they are and with the soft fields a model may add
+        // (reading the call itself is one JS pass, which the end-to-end and hostile suites
+        // drive).
+        let with_fields = match args.clone() {
+            Value::Object(mut fields) => {
+                fields.push(("confirmToken".into(), token));
+                fields.push(("decline".into(), decline));
+                Value::Object(fields)
+            }
+            other => other,
+        };
+        for mut a in [args, with_fields] {
+            let fields = take_confirm_fields(&mut a);
+            prop_assert!(a.get("confirmToken").is_none());
+            if let Some(e) = fields.error {
+                prop_assert_eq!(e.code(), "bad_token");
             }
         }
-        let _ = instruction(&name, &gate);
         let control = [Control::Open, Control::Soft, Control::Hard][usize::from(control)];
         let info = ToolInfo {
             name: &name, description: &gate, control, read_only: true, idempotent: false,

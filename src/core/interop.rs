@@ -1,10 +1,12 @@
-//! Agent interoperability (SPEC §7), as plain data: tool manifests for LLM providers, provider
-//! tool calls read into a call, the line a tool result adds for the model, MCP hints mapped to a
-//! control level, and Standard Schema issues turned into one `invalid_args` message.
+//! Agent interoperability (SPEC §7), as plain data: tool manifests for LLM providers, the
+//! confirmation fields of a soft tool call, MCP hints mapped to a control level, and Standard
+//! Schema issues turned into one `invalid_args` message.
 //!
 //! Everything here is pure: the web layer feeds it [`Value`]s and converts the answers to JS.
-//! A tool result only copies the SDK's own outcome object into the provider's shape, so the
-//! web layer builds it in JS (`ckToolResult` in `web/js.rs`), with [`instruction`] from here.
+//! Reading a provider tool call is one JS pass, as reading an `invoke` call is
+//! (`ckReadToolCall` in `web/js.rs`, its rules in `web/convert.rs`); a tool result only copies
+//! the SDK's own outcome object into the provider's shape, with a fixed line per gate for the
+//! model, so the web layer builds it in JS too (`ckAnswer`).
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
@@ -331,114 +333,6 @@ pub fn control_from_mcp_hints(read_only: Option<bool>, destructive: Option<bool>
 
 // ---- tool calls ---------------------------------------------------------------------------
 
-/// Which provider's tool-call shape a call came in (and its result goes out) in. The web
-/// layer shapes the result in JS, which knows the providers by these numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Provider {
-    /// OpenAI Chat Completions: `{id, type: "function", function: {name, arguments}}` →
-    /// `{role: "tool", tool_call_id, content}`.
-    OpenAiChat = 0,
-    /// OpenAI Responses: `{type: "function_call", call_id, name, arguments}` →
-    /// `{type: "function_call_output", call_id, output}`.
-    OpenAiResponses = 1,
-    /// Anthropic Messages: `{type: "tool_use", id, name, input}` →
-    /// `{type: "tool_result", tool_use_id, content, is_error}`.
-    Anthropic = 2,
-}
-
-/// A provider tool call, read.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolCall {
-    /// The shape it came in (for an unrecognised call: the closest one).
-    pub provider: Provider,
-    /// The provider's call id; it becomes the `callId`.
-    pub id: Option<String>,
-    /// The tool (action) name; empty when absent.
-    pub name: String,
-    /// The arguments as a JSON object, or why they are not one.
-    pub args: Result<Value, Error>,
-}
-
-/// The message of an unrecognised call shape.
-pub const UNRECOGNISED_CALL: &str = "not a tool call coworkkit knows: expected OpenAI Chat \
-{id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", \
-call_id, name, arguments} or Anthropic {type: \"tool_use\", id, name, input}";
-
-/// Reads a provider tool call. Never fails: a malformed call is a [`ToolCall`] whose `args`
-/// is an [`Error::InvalidArgs`], so it becomes a `rejected` outcome answered in the closest
-/// shape.
-///
-/// `parse_json` reads arguments given as JSON text: [`Value::parse_json`] on the host; the
-/// browser's own `JSON.parse` in the wasm, which keeps Rust's float parsing out of the binary.
-pub fn parse_tool_call(
-    call: &Value,
-    parse_json: impl FnOnce(&str) -> Result<Value, Error>,
-) -> ToolCall {
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(String::from);
-    let kind = call.get("type").and_then(Value::as_str);
-    let function = call
-        .get("function")
-        .filter(|f| matches!(f, Value::Object(_)));
-    let (provider, recognised) = match kind {
-        Some("function_call") => (Provider::OpenAiResponses, true),
-        Some("tool_use") => (Provider::Anthropic, true),
-        Some("function") if function.is_some() => (Provider::OpenAiChat, true),
-        _ if call.get("call_id").is_some() => (Provider::OpenAiResponses, false),
-        _ if call.get("input").is_some() || call.get("tool_use_id").is_some() => {
-            (Provider::Anthropic, false)
-        }
-        _ => (Provider::OpenAiChat, false),
-    };
-    let (id, name, raw) = match provider {
-        Provider::OpenAiChat => (
-            text(call.get("id")),
-            text(function.and_then(|f| f.get("name")).or(call.get("name"))),
-            function.and_then(|f| f.get("arguments")),
-        ),
-        Provider::OpenAiResponses => (
-            text(call.get("call_id")),
-            text(call.get("name")),
-            call.get("arguments"),
-        ),
-        Provider::Anthropic => (
-            text(call.get("id")),
-            text(call.get("name")),
-            call.get("input"),
-        ),
-    };
-    let args = if recognised {
-        read_arguments(raw, parse_json)
-    } else {
-        Err(Error::InvalidArgs(UNRECOGNISED_CALL.into()))
-    };
-    ToolCall {
-        provider,
-        id,
-        name: name.unwrap_or_default(),
-        args,
-    }
-}
-
-/// Arguments as a JSON string (OpenAI) or an object (Anthropic, or an SDK that parsed them).
-/// Absent, `null` and the empty string mean no arguments.
-fn read_arguments(
-    raw: Option<&Value>,
-    parse_json: impl FnOnce(&str) -> Result<Value, Error>,
-) -> Result<Value, Error> {
-    let value = match raw {
-        None | Some(Value::Null) => return Ok(Value::Object(Vec::new())),
-        Some(Value::String(s)) if s.trim().is_empty() => return Ok(Value::Object(Vec::new())),
-        Some(Value::String(s)) => parse_json(s)?,
-        Some(other) => other.clone(),
-    };
-    match value {
-        Value::Object(_) => Ok(value),
-        _ => Err(Error::InvalidArgs(
-            "args: a tool call's arguments must be a JSON object".into(),
-        )),
-    }
-}
-
 /// What a soft call's arguments carried besides the action's own: taken out before the call.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConfirmFields {
@@ -474,30 +368,6 @@ pub fn take_confirm_fields(args: &mut Value) -> ConfirmFields {
         _ => true,
     });
     out
-}
-
-/// One line telling the model what to do next, for the gates where that is not obvious.
-pub fn instruction(action: &str, gate: &str) -> Option<String> {
-    let line = match gate {
-        "needs_confirmation" => {
-            let mut s =
-                String::from("Not done yet. Ask the user whether to go ahead; on a yes, call ");
-            s.push_str(action);
-            s.push_str(
-                " again with the same arguments plus this confirmToken; on a no, call it with the \
-                 confirmToken and decline: true.",
-            );
-            return Some(s);
-        }
-        "needs_hand_mode" => {
-            "Not done: the user has not let the agent use this page (Hand mode is off). Ask them \
-             to turn it on, then try again."
-        }
-        "cancelled" => "Not done: it was cancelled. Do not retry unless the user asks.",
-        "timeout" => "Not done: nobody confirmed it in time.",
-        _ => return None,
-    };
-    Some(line.into())
 }
 
 // ---- Standard Schema ----------------------------------------------------------------------

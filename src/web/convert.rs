@@ -38,6 +38,17 @@
 //! fresh id when it is not a string; `confirmToken`. Then `1` or `0` for `decline`, then the
 //! args as above, or `u` when they are undefined.
 //!
+//! A provider tool call's tape ([`read_tool_call`], `ckReadToolCall`) starts with the shape's
+//! digit, then its id and name as fields, then its arguments: a value (always an object), `#`
+//! or `!` as above, or `?` and the whole message of any other `invalid_args`. The rules it
+//! follows: `type`, `id`, `call_id`, `name`, `tool_use_id`, `arguments`, `input`, then
+//! `function`'s `name` and `arguments` are each read once, in that order; a string longer than
+//! 4 × `max` + 4096 UTF-16 units is refused by its length, uncopied; `arguments` and `input`
+//! that are not strings are read as args (with `max` as the budget) whether or not the shape
+//! uses them, and the first refusal of any field stands. Arguments given as JSON text are read
+//! with lone surrogates as U+FFFD, then `JSON.parse`d and read as args; text that Rust's
+//! `str::trim` would leave empty, `null` or none at all are no arguments (`{}`).
+//!
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 
 use alloc::borrow::ToOwned;
@@ -118,6 +129,43 @@ pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
         fresh_id,
         confirm_token,
         decline,
+    }
+}
+
+/// A provider tool call, read in one crossing by [`read_tool_call`].
+pub struct ToolCallFields {
+    /// The shape it came in, and its answer goes out in (for an unrecognised call, the
+    /// closest): 0 OpenAI Chat, 1 OpenAI Responses, 2 Anthropic, as [`js::answer`] takes.
+    pub kind: u8,
+    /// The provider's call id, when a string; it becomes the `callId`.
+    pub id: Option<String>,
+    /// The tool (action) name; empty when it is not a string.
+    pub name: String,
+    /// The arguments as a JSON object, or why the call is refused.
+    pub args: Result<Value, Error>,
+}
+
+/// Reads a provider tool call (`ckReadToolCall`, tape format in the module docs); `max` is
+/// `maxArgsBytes`.
+pub fn read_tool_call(call: &JsValue, max: usize) -> ToolCallFields {
+    let text = js::read_tool_call_tape(call, max as f64);
+    let mut tape = Tape::new(&text);
+    let kind = tape.byte().unwrap_or_default().wrapping_sub(b'0');
+    let mut text_field = || match tape.field() {
+        Field::Text(text) => Some(text),
+        _ => None,
+    };
+    let id = text_field();
+    let name = text_field().unwrap_or_default();
+    let args = match tape.rest().strip_prefix('?') {
+        Some(message) => Err(Error::InvalidArgs(message.into())),
+        None => tape.args(max),
+    };
+    ToolCallFields {
+        kind,
+        id,
+        name,
+        args,
     }
 }
 

@@ -15,21 +15,21 @@ use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use js_sys::{Array, Function, JsString, Object, Promise, JSON};
+use js_sys::{Array, Function, Object, Promise, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::api::{js_error, Coworkkit, Inner};
 use super::cells::Borrows;
-use super::convert::{get, read_value, set};
+use super::convert::{get, read_tool_call, read_value, set, ToolCallFields};
 use super::js;
 use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
 use crate::core::error::Error;
 use crate::core::float;
 use crate::core::interop::{
-    control_from_mcp_hints, instruction, issues_error, manifest, parse_tool_call,
-    take_confirm_fields, PathStep, Provider, ToolCall, ToolFormat, ToolInfo,
+    control_from_mcp_hints, issues_error, manifest, take_confirm_fields, PathStep, ToolFormat,
+    ToolInfo,
 };
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -245,8 +245,8 @@ impl Inner {
     }
 
     /// Builds the engine request for a provider tool call.
-    fn tool_request(&self, call: ToolCall) -> InvokeRequest {
-        let ToolCall {
+    fn tool_request(&self, call: ToolCallFields) -> InvokeRequest {
+        let ToolCallFields {
             name, id, mut args, ..
         } = call;
         let soft = matches!(
@@ -345,85 +345,6 @@ fn parse_plain(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or(JsValue::NULL)
 }
 
-/// Reads a provider tool call. Its own fields are read one at a time and only the arguments as
-/// a value, so a refusal names the same path (`args.when`) and counts the same bytes as
-/// `invoke` would for those arguments. Strings longer than a budget well above `maxArgsBytes`
-/// are not copied into the wasm at all. A call that is not readable keeps its shape and id
-/// (so the answer still matches it) and is rejected.
-fn read_tool_call(inner: &Inner, call: &JsValue) -> ToolCall {
-    let max = inner.engine.read().config().max_args_bytes;
-    let budget = max.saturating_mul(4).saturating_add(4096);
-    let mut refusal = None;
-    let mut fields = Vec::new();
-    let mut read =
-        |from: &JsValue, key: &'static str, args: bool, into: &mut Vec<(String, Value)>| {
-            let v = get(from, key);
-            let value = if v.is_undefined() {
-                return;
-            } else if let Some(length) = v.dyn_ref::<JsString>().map(JsString::length) {
-                if length as usize > budget {
-                    refusal.get_or_insert(Error::ArgsTooLarge {
-                        size: length as usize,
-                        max,
-                    });
-                    Value::Null
-                } else {
-                    Value::String(v.as_string().unwrap_or_default())
-                }
-            } else if args && !v.is_null() {
-                read_value(&v, max).unwrap_or_else(|error| {
-                    refusal.get_or_insert(error);
-                    Value::Null
-                })
-            } else {
-                // Present but not text: what matters is that it is there, not what it is.
-                Value::Null
-            };
-            into.push((key.to_string(), value));
-        };
-    for key in ["type", "id", "call_id", "name", "tool_use_id"] {
-        read(call, key, false, &mut fields);
-    }
-    read(call, "arguments", true, &mut fields);
-    read(call, "input", true, &mut fields);
-    let function = get(call, "function");
-    if function.is_object() && !Array::is_array(&function) {
-        let mut inside = Vec::new();
-        read(&function, "name", false, &mut inside);
-        read(&function, "arguments", true, &mut inside);
-        fields.push(("function".into(), Value::Object(inside)));
-    } else if !function.is_undefined() {
-        fields.push(("function".into(), Value::Null));
-    }
-    let parse_json = |text: &str| match JSON::parse(text) {
-        Ok(parsed) => read_value(&parsed, max),
-        Err(thrown) => {
-            let why = get(&thrown, "message").as_string().unwrap_or_default();
-            Err(Error::InvalidArgs(
-                String::from("args: not valid JSON: ") + &why,
-            ))
-        }
-    };
-    let mut parsed = parse_tool_call(&Value::Object(fields), parse_json);
-    if let Some(error) = refusal {
-        parsed.args = Err(error);
-    }
-    parsed
-}
-
-/// The provider's tool-result message for a settled (or `needs_confirmation`) outcome. The
-/// outcome is the SDK's own frozen object, so its fields are copied in JS
-/// ([`js::tool_result`]); only the line telling the model what to do next comes from the core.
-fn tool_result_js(
-    provider: Provider,
-    id: Option<String>,
-    action: &str,
-    outcome: &JsValue,
-) -> JsValue {
-    let gate = get(outcome, "gate").as_string().unwrap_or_default();
-    js::tool_result(provider as u8, id, outcome, instruction(action, &gate))
-}
-
 #[wasm_bindgen]
 impl Coworkkit {
     /// The manifest of every registered action for an LLM: `"json" | "openai" |
@@ -472,18 +393,14 @@ impl Coworkkit {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ToolCall")] call: JsValue,
     ) -> Promise {
-        let call = read_tool_call(&self.inner, &call);
-        let (provider, id, name) = (call.provider, call.id.clone(), call.name.clone());
+        let max = self.inner.engine.read().config().max_args_bytes;
+        let call = read_tool_call(&call, max);
+        let (kind, id, name) = (call.kind, call.id.clone(), call.name.clone());
         let request = self.inner.tool_request(call);
         let outcome = self.inner.invoke_request(request);
-        // Only the call's own data is captured: a hard call may wait minutes for a person,
-        // and must not keep the instance alive meanwhile.
-        let answer = Closure::once_into_js(move |outcome: JsValue| {
-            tool_result_js(provider, id, &name, &outcome)
-        });
-        let then: Function = get(&outcome, "then").unchecked_into();
-        then.call1(&outcome, &answer)
-            .map_or(outcome, JsCast::unchecked_into)
+        // The answer is shaped in JS once the outcome settles, from the call's own data only:
+        // a hard call may wait minutes for a person, and must not keep the instance alive.
+        js::answer(&outcome, kind, id, &name)
     }
 }
 

@@ -13,7 +13,9 @@
 //! and its args in one crossing, by the rules that [`convert`](super::convert) documents, and
 //! hand Rust a tape of what they found. The walk refuses what is not plain JSON data and stops
 //! at the size limit, as SPEC §3.6 asks; everything about the call itself (an absent or bad
-//! `callId`, a bad token, the gate) is still decided in Rust from the tape.
+//! `callId`, a bad token, the gate) is still decided in Rust from the tape. `ckReadToolCall`
+//! does the same for a provider tool call: it finds the shape, id and name, and reads the
+//! arguments (JSON text through `JSON.parse`) exactly as `invoke`'s args are read.
 //!
 //! The reasons behind the JS live here and in `convert`, in one place; `scripts/build-pkg`
 //! minifies what ships.
@@ -239,6 +241,53 @@ export function ckReadCall(call, budget) {
   ckId = id;
   return ckField(name) + idTape + ckField(token) + (decline ? "1" : "0") + args;
 }
+export function ckReadToolCall(call, max) {
+  const budget = max * 4 + 4096;
+  let refusal = "";
+  const read = (from, key, args) => {
+    const v = ckGet(from, key);
+    if (typeof v === "string") {
+      if (v.length <= budget) return v;
+      refusal ||= "#" + v.length + ";";
+    } else if (v === undefined) return v;
+    else if (args && v !== null) {
+      const tape = ckReadValue(v, max);
+      if (!"#!".includes(tape[0])) return [tape];
+      refusal ||= tape;
+    }
+    return null;
+  };
+  const type = read(call, "type"), id = read(call, "id"), callId = read(call, "call_id"),
+    name = read(call, "name"), useId = read(call, "tool_use_id"),
+    args = read(call, "arguments", 1), input = read(call, "input", 1), fn = ckGet(call, "function");
+  let fnName, fnArgs, tape;
+  const isFn = typeof fn === "object" && fn !== null && !Array.isArray(fn);
+  if (isFn) {
+    fnName = read(fn, "name");
+    fnArgs = read(fn, "arguments", 1);
+  }
+  let kind = type === "function_call" ? 1 : type === "tool_use" ? 2 : type === "function" && isFn ? 0 : -1;
+  const known = kind >= 0;
+  if (!known) kind = callId !== undefined ? 1 : input !== undefined || useId !== undefined ? 2 : 0;
+  const raw = kind === 1 ? args : kind === 2 ? input : fnArgs;
+  if (refusal) tape = refusal;
+  else if (!known) tape = "?not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments} or Anthropic {type: \"tool_use\", id, name, input}";
+  else if (typeof raw === "string") {
+    ckUtf8(raw);
+    const text = ckLone ? ckWellFormed(raw) : raw;
+    if (/^(\x85|[^\S\ufeff])*$/.test(text)) tape = "{0:}";
+    else {
+      let parsed;
+      try { parsed = JSON.parse(text); } catch (e) {
+        const m = ckGet(e, "message");
+        tape = "?args: not valid JSON: " + (typeof m === "string" ? m : "");
+      }
+      tape ||= ckReadValue(parsed, max);
+    }
+  } else tape = raw ? raw[0] : "{0:}";
+  if (!"{#!?".includes(tape[0])) tape = "?args: a tool call's arguments must be a JSON object";
+  return kind + ckField(kind === 1 ? callId : id) + ckField(kind === 0 && fnName !== undefined ? fnName : name) + tape;
+}
 export function ckTakeCopy() {
   const copy = ckCopy;
   ckCopy = undefined;
@@ -273,18 +322,28 @@ export function ckEl(parent, tag, attrs, text) {
 export function ckSettle(value, callback) {
   Promise.resolve(value).then((v) => callback(true, v), (e) => callback(false, e));
 }
-export function ckToolResult(kind, id, o, instruction) {
-  const e = o.error, c = { gate: o.gate, ok: o.ok };
-  if ("result" in o) c.result = o.result;
-  if (e !== undefined) c.error = { code: e.code, message: e.message };
-  if (o.confirmToken !== undefined) c.confirmToken = o.confirmToken;
-  if (instruction !== undefined) c.instruction = instruction;
-  let text;
-  try { text = JSON.stringify(c); } catch { delete c.result; text = JSON.stringify(c); }
-  id ??= o.callId;
-  return kind === 0 ? { role: "tool", tool_call_id: id, content: text }
-    : kind === 1 ? { type: "function_call_output", call_id: id, output: text }
-    : { type: "tool_result", tool_use_id: id, content: text, is_error: !o.ok && o.gate !== "needs_confirmation" };
+function ckInstruction(action, gate) {
+  switch (gate) {
+    case "needs_confirmation": return "Not done yet. Ask the user whether to go ahead; on a yes, call " + action + " again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true.";
+    case "needs_hand_mode": return "Not done: the user has not let the agent use this page (Hand mode is off). Ask them to turn it on, then try again.";
+    case "cancelled": return "Not done: it was cancelled. Do not retry unless the user asks.";
+    case "timeout": return "Not done: nobody confirmed it in time.";
+  }
+}
+export function ckAnswer(outcome, kind, id, action) {
+  return outcome.then((o) => {
+    const e = o.error, c = { gate: o.gate, ok: o.ok }, instruction = ckInstruction(action, o.gate);
+    if ("result" in o) c.result = o.result;
+    if (e !== undefined) c.error = { code: e.code, message: e.message };
+    if (o.confirmToken !== undefined) c.confirmToken = o.confirmToken;
+    if (instruction !== undefined) c.instruction = instruction;
+    let text;
+    try { text = JSON.stringify(c); } catch { delete c.result; text = JSON.stringify(c); }
+    id ??= o.callId;
+    return kind === 0 ? { role: "tool", tool_call_id: id, content: text }
+      : kind === 1 ? { type: "function_call_output", call_id: id, output: text }
+      : { type: "tool_result", tool_use_id: id, content: text, is_error: !o.ok && o.gate !== "needs_confirmation" };
+  });
 }
 export function ckTakeResolve(promise) {
   const resolve = promise.ckResolve;
@@ -358,6 +417,11 @@ extern "C" {
     #[wasm_bindgen(js_name = ckReadCall)]
     pub fn read_call_tape(call: &JsValue, budget: f64) -> String;
 
+    /// Reads a provider tool call in one pass (see [`convert`](crate::web::convert)): its
+    /// shape, id, name and arguments, the arguments read as [`read_value_tape`] reads them.
+    #[wasm_bindgen(js_name = ckReadToolCall)]
+    pub fn read_tool_call_tape(call: &JsValue, max: f64) -> String;
+
     /// The frozen copy of the args the last [`read_call_tape`] read; `undefined` after a
     /// failure. Taking it clears it, so no agent object outlives its call here.
     #[wasm_bindgen(js_name = ckTakeCopy)]
@@ -385,21 +449,18 @@ extern "C" {
     #[wasm_bindgen(js_name = ckSettle)]
     fn settle(value: &JsValue, callback: JsValue);
 
-    /// The provider's tool-result message (SPEC §7) for an outcome `o`: `kind` 0 is OpenAI
-    /// Chat `{role: "tool", tool_call_id, content}`, 1 OpenAI Responses `{type:
-    /// "function_call_output", call_id, output}`, 2 Anthropic `{type: "tool_result",
+    /// The provider's tool-result message (SPEC §7) for the outcome `outcome` resolves to:
+    /// `kind` 0 is OpenAI Chat `{role: "tool", tool_call_id, content}`, 1 OpenAI Responses
+    /// `{type: "function_call_output", call_id, output}`, 2 Anthropic `{type: "tool_result",
     /// tool_use_id, content, is_error}`; `id` defaults to the outcome's `callId`. The content
     /// is the compact JSON of `{gate, ok, result?, error?, confirmToken?, instruction?}`,
     /// without `result` when the run's value is not JSON (a cycle, a BigInt): the model gets
-    /// the rest. `is_error`: the call did not do its work, except for a soft call's first
-    /// answer, which is a normal step.
-    #[wasm_bindgen(js_name = ckToolResult)]
-    pub fn tool_result(
-        kind: u8,
-        id: Option<String>,
-        o: &JsValue,
-        instruction: Option<String>,
-    ) -> JsValue;
+    /// the rest. `instruction` is one line telling the model what to do next, for the gates
+    /// where that is not obvious (`needs_confirmation` names `action`). `is_error`: the call
+    /// did not do its work, except for a soft call's first answer, which is a normal step.
+    /// The outcome is the SDK's own frozen object, so the copying is plain JS.
+    #[wasm_bindgen(js_name = ckAnswer)]
+    pub fn answer(outcome: &Promise, kind: u8, id: Option<String>, action: &str) -> Promise;
 
     /// Takes the resolver off a promise made by [`deferred`].
     #[wasm_bindgen(js_name = ckTakeResolve)]

@@ -263,6 +263,51 @@ test("tool results: compact content in a fixed key order, in each provider's sha
   assert.equal(r.big, JSON.stringify({ role: "tool", tool_call_id: "call_5", content: '{"gate":"fired","ok":true}' }));
 });
 
+test("tool results: the line telling the model what to do next, word for word, per gate", async () => {
+  const r = await p.evaluate(async () => {
+    const { Coworkkit } = window.coworkkit;
+    const ck = new Coworkkit({ confirmTimeoutMs: 80, armDelayMs: 50 });
+    const button = document.createElement("button");
+    document.body.append(button);
+    try {
+      ck.defineAction({ name: "tidyDesk", description: "Tidy.", control: "soft", run: () => 1 });
+      ck.defineAction({ name: "burnIt", description: "Burn.", control: "hard", run: () => 1 });
+      ck.defineAction({ name: "pressIt", description: "Press.", element: button, operation: "click" });
+      ck.defineAction({ name: "ping", description: "Ping.", run: () => 1 });
+      const content = async (c) => {
+        const x = await ck.handleToolCall(c);
+        const c2 = JSON.parse(x.content ?? x.output);
+        return [c2.gate, c2.instruction ?? null];
+      };
+      const ask = await ck.handleToolCall({ type: "tool_use", id: "i1", name: "tidyDesk", input: { a: 1 } });
+      const token = JSON.parse(ask.content).confirmToken;
+      const ask2 = await ck.handleToolCall({ type: "tool_use", id: "i2", name: "tidyDesk", input: { a: 2 } });
+      const token2 = JSON.parse(ask2.content).confirmToken;
+      return [
+        [JSON.parse(ask.content).gate, JSON.parse(ask.content).instruction],
+        await content({ type: "tool_use", id: "i3", name: "tidyDesk", input: { a: 1, confirmToken: token } }),
+        await content({ type: "function_call", call_id: "i4", name: "tidyDesk", arguments: JSON.stringify({ a: 2, confirmToken: token2, decline: true }) }),
+        await content({ id: "i5", type: "function", function: { name: "burnIt", arguments: "{}" } }),
+        await content({ id: "i6", type: "function", function: { name: "pressIt", arguments: "{}" } }),
+        await content({ id: "i7", type: "function", function: { name: "ping", arguments: "{}" } }),
+        await content({ id: "i8", type: "function", function: { name: "nope", arguments: "{}" } }),
+      ];
+    } finally {
+      ck.dispose();
+      button.remove();
+    }
+  });
+  assert.deepEqual(r, [
+    ["needs_confirmation", "Not done yet. Ask the user whether to go ahead; on a yes, call tidyDesk again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true."],
+    ["confirmed", null],
+    ["cancelled", "Not done: it was cancelled. Do not retry unless the user asks."],
+    ["timeout", "Not done: nobody confirmed it in time."],
+    ["needs_hand_mode", "Not done: the user has not let the agent use this page (Hand mode is off). Ask them to turn it on, then try again."],
+    ["fired", null],
+    ["rejected", null],
+  ]);
+});
+
 test("Anthropic: a hard tool_use waits for a real click on the card", async () => {
   await inPage((ck, records, runs, define) => {
     define({ name: "deleteProject", description: "Delete a project.", control: "hard", confirmationSummary: () => "Delete p1?" });
@@ -384,6 +429,158 @@ test("malformed calls are rejected outcomes in the closest shape, never a throw"
   assert.equal(r.runs, 0);
   assert.equal(r.records.length, 10 + 3 * 3);
   assert.ok(r.records.every((g) => g === "rejected"));
+});
+
+test("reading a provider call: whitespace, names, precedence of refusals, ids, soft fields and read order", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    define({ name: "ping", description: "Ping." });
+    define({ name: "tidy", description: "Tidy.", control: "soft" });
+    const content = (x) => JSON.parse(x.content ?? x.output);
+    const id = (x) => x.tool_call_id ?? x.call_id ?? x.tool_use_id;
+    const brief = (x) => { const c = content(x); return [id(x), c.gate, c.error ? [c.error.code, c.error.message] : c.result?.args ?? null]; };
+    const call = async (c) => brief(await ck.handleToolCall(c));
+    const chat = (i, args, extra) => ({ id: i, type: "function", function: { name: "ping", arguments: args }, ...extra });
+    const parseError = (text) => { try { JSON.parse(text); } catch (e) { return "args: not valid JSON: " + e.message; } };
+    const out = {};
+    // Arguments: only what Rust's `str::trim` strips counts as "no arguments".
+    out.blank = [];
+    for (const [i, a] of ["  \n\t ", "\u0085\u3000\u2028", "\uFEFF", null, undefined].entries()) {
+      out.blank.push(await call(chat("b" + i, a)));
+    }
+    out.bom = parseError("\uFEFF");
+    out.anthropicText = await call({ type: "tool_use", id: "a1", name: "ping", input: "{\"a\":true}" });
+    out.anthropicBlank = await call({ type: "tool_use", id: "a2", name: "ping", input: " " });
+    out.responsesNone = await call({ type: "function_call", call_id: "a3", name: "ping" });
+    out.notObject = await Promise.all([chat("a4", "7"), chat("a5", 7), chat("a6", [1]), chat("a7", false), chat("a8", "null")].map(call));
+    // Which name, which shape.
+    out.shapes = await Promise.all([
+      { id: "n1", type: "function", name: "ping", function: { arguments: "{}" } },
+      { id: "n2", type: "function", name: "ping", function: { name: 5, arguments: "{}" } },
+      { id: "n3", type: "function", name: "ping", function: [1] },
+      { id: "n4", type: "function", call_id: "cc", function: { name: "ping" } },
+      { type: "function_call", call_id: "n5", name: "ping", function: { name: "nope" }, input: { x: 1 } },
+      { type: 7, tool_use_id: "n6", name: "ping" },
+      { type: "tool_use", id: 5, name: "ping", input: {} },
+      { call_id: null, name: "ping", arguments: "{}" },
+      { type: "function", id: "n9", function: () => 0, input: null },
+    ].map(call));
+    // Which refusal wins: every field is read in a fixed order and the first refusal stands,
+    // even in a field the shape does not use; huge strings are counted by their length.
+    const huge = "x".repeat(300000);
+    out.refusals = await Promise.all([
+      chat("r1", "{not json", { input: { bad: () => 0 } }),
+      { type: "tool_use", id: "r2", name: "ping", input: { a: 1 }, arguments: { x: NaN } },
+      { id: "r3", type: "function", function: { name: huge, arguments: "{}" } },
+      { type: "y".repeat(280000), id: "r4", input: { f() {} } },
+      { type: "tool_use", id: "r5", name: "ping", input: { a: () => 0 }, function: { arguments: { b: NaN } } },
+      { hello: 1, id: "r6", arguments: { f: Symbol() } },
+      { type: "function_call", call_id: "r7", name: "ping", arguments: JSON.stringify({ pad: huge }) },
+      { type: "function_call", call_id: "r8", name: "ping", arguments: "[" + "[".repeat(70) + "]".repeat(71) },
+      { type: "tool_use", id: "z".repeat(270000), name: "ping", input: {} },
+    ].map(call));
+    out.hugeLength = JSON.stringify({ pad: huge }).length;
+    // JSON text within the string budget is measured as `invoke` measures the same args.
+    const mid = { pad: "é".repeat(40000), n: [1.5, -0, 1e300] };
+    out.mid = [content(await ck.handleToolCall(chat("m1", JSON.stringify(mid)))).error, (await ck.invoke({ name: "ping", args: mid })).error];
+    // Lone surrogates: in JSON text they read as U+FFFD before parsing (so two such keys are one
+    // key, the last one); escaped, they parse to two keys that collide, as with `invoke`.
+    const lone = "{\"\uD800\":1,\"\uDC00\":2,\"s\":\"a\uDBFF\"}";
+    out.loneText = await call(chat("l1", lone));
+    const escaped = "{\"\\uD800\":1,\"\\uDC00\":2}";
+    out.loneEscaped = [content(await ck.handleToolCall(chat("l2", escaped))).error, (await ck.invoke({ name: "ping", args: JSON.parse(escaped) })).error];
+    out.loneValue = await call({ type: "tool_use", id: "l3", name: "ping", input: { s: "a\uD800b" } });
+    // Ids.
+    out.ids = await Promise.all([
+      { type: "tool_use", id: "t\uD800", name: "ping", input: {} },
+      { type: "tool_use", id: "", name: "ping", input: {} },
+      { type: "tool_use", id: "é".repeat(128), name: "ping", input: {} },
+      { type: "tool_use", id: "é".repeat(129), name: "ping", input: {} },
+      { type: "tool_use", get id() { throw new Error("no"); }, name: "ping", input: {} },
+    ].map(call));
+    out.idRecords = records.slice(-5).map((x) => [x.callId.startsWith("ck_") ? "ck_" : x.callId, x.gate]);
+    // Soft fields: taken out of a soft action's arguments only.
+    out.soft = [];
+    out.soft.push(await call({ type: "tool_use", id: "s1", name: "tidy", input: { x: 1, confirmToken: 7 } }));
+    const ask = await ck.handleToolCall({ type: "tool_use", id: "s2", name: "tidy", input: { x: 1, confirmToken: null, decline: "no" } });
+    out.soft.push(brief(ask));
+    const token = content(ask).confirmToken;
+    out.soft.push(await call({ type: "tool_use", id: "s3", name: "tidy", input: { x: 1, decline: "no", confirmToken: token } }));
+    out.soft.push(await call({ type: "tool_use", id: "s4", name: "tidy", input: { x: 2, decline: true } }));
+    out.soft.push(await call({ type: "tool_use", id: "", name: "tidy", input: { x: 3, confirmToken: 7 } }));
+    out.soft.push(await call({ type: "tool_use", id: "s6", name: "ping", input: { confirmToken: "abc", decline: true } }));
+    // The order every property is read in (a getter may count or change things).
+    const log = [];
+    const spy = (name, target) => new Proxy(target, { get(t, k, rcv) { log.push(name + String(k)); return Reflect.get(t, k, rcv); } });
+    await ck.handleToolCall(spy("", { type: "function", id: "o1", function: spy("function.", { name: "ping", arguments: spy("arguments.", { q: 1 }) }), input: spy("input.", { i: 2 }) }));
+    await ck.handleToolCall(spy("", { type: "tool_use", id: "o2", name: "ping", arguments: "{}", input: spy("input.", { i: 2 }) }));
+    out.log = log;
+    return { out, runs: runs.ping ?? 0 };
+  });
+  const o = r.out;
+  const bom = ["b2", "rejected", ["invalid_args", o.bom]];
+  assert.deepEqual(o.blank, [["b0", "fired", {}], ["b1", "fired", {}], bom, ["b3", "fired", {}], ["b4", "fired", {}]]);
+  assert.deepEqual(o.anthropicText, ["a1", "fired", { a: true }]);
+  assert.deepEqual(o.anthropicBlank, ["a2", "fired", {}]);
+  assert.deepEqual(o.responsesNone, ["a3", "fired", {}]);
+  const NOT_OBJECT = ["invalid_args", "args: a tool call's arguments must be a JSON object"];
+  assert.deepEqual(o.notObject, ["a4", "a5", "a6", "a7", "a8"].map((i) => [i, "rejected", NOT_OBJECT]));
+  const UNKNOWN_SHAPE = ["invalid_args", "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments} or Anthropic {type: \"tool_use\", id, name, input}"];
+  const [n1, n2, n3, n4, n5, n6, n7, n8, n9] = o.shapes;
+  assert.deepEqual(n1, ["n1", "fired", {}]);
+  assert.deepEqual(n2, ["n2", "rejected", ["unknown_action", "no action named `` is registered"]]);
+  assert.deepEqual(n3, ["n3", "rejected", UNKNOWN_SHAPE]);
+  assert.deepEqual(n4, ["n4", "fired", {}]);
+  assert.deepEqual(n5, ["n5", "fired", {}]);
+  assert.match(n6[0], /^ck_/);
+  assert.deepEqual(n6.slice(1), ["rejected", UNKNOWN_SHAPE]);
+  assert.match(n7[0], /^ck_/);
+  assert.deepEqual(n7.slice(1), ["fired", {}]);
+  assert.match(n8[0], /^ck_/);
+  assert.deepEqual(n8.slice(1), ["rejected", UNKNOWN_SHAPE]);
+  assert.deepEqual(n9, ["n9", "rejected", UNKNOWN_SHAPE]);
+  const [r1, r2, r3, r4, r5, r6, r7, r8, r9] = o.refusals;
+  const notJson = (path, what) => ["invalid_args", `${path}: ${what}, not JSON data`];
+  assert.deepEqual(r1, ["r1", "rejected", notJson("args.bad", "is a function")]);
+  assert.deepEqual(r2, ["r2", "rejected", notJson("args.x", "is not a finite number")]);
+  const tooLarge = (n) => ["args_too_large", `args are ${n} bytes of JSON, more than the 65536 allowed`];
+  assert.match(r3[0], /^r3$/);
+  assert.deepEqual(r3.slice(1), ["rejected", tooLarge(300000)]);
+  assert.deepEqual(r4, ["r4", "rejected", tooLarge(280000)]);
+  assert.deepEqual(r5, ["r5", "rejected", notJson("args.a", "is a function")]);
+  assert.deepEqual(r6, ["r6", "rejected", notJson("args.f", "is a symbol")]);
+  assert.deepEqual(r7, ["r7", "rejected", tooLarge(o.hugeLength)]);
+  assert.deepEqual(r8, ["r8", "rejected", notJson("args" + "[0]".repeat(65), "is nested too deeply (or is cyclic)")]);
+  assert.match(r9[0], /^ck_/);
+  assert.deepEqual(r9.slice(1), ["rejected", tooLarge(270000)]);
+  assert.equal(o.mid[0].code, "args_too_large");
+  assert.deepEqual(o.mid[0], o.mid[1]);
+  assert.deepEqual(o.loneText, ["l1", "fired", { "\uFFFD": 2, s: "a\uFFFD" }]);
+  assert.equal(o.loneEscaped[0].code, "invalid_args");
+  assert.match(o.loneEscaped[0].message, /^args\.\uFFFD: is a key that another key of the object also reads as/);
+  assert.deepEqual(o.loneEscaped[0], { code: o.loneEscaped[1].code, message: o.loneEscaped[1].message });
+  assert.deepEqual(o.loneValue, ["l3", "fired", { s: "a\uFFFDb" }]);
+  const BAD_ID = ["invalid_args", "the tool call's id must be a non-empty string of at most 256 bytes"];
+  const [i0, i1, i2, i3, i4] = o.ids;
+  assert.deepEqual(i0, ["t\uFFFD", "fired", {}]);
+  assert.deepEqual(i1, ["", "rejected", BAD_ID]);
+  assert.deepEqual(i2, ["é".repeat(128), "fired", {}]);
+  assert.deepEqual(i3, ["é".repeat(129), "rejected", BAD_ID]);
+  assert.match(i4[0], /^ck_/);
+  assert.deepEqual(i4.slice(1), ["fired", {}]);
+  assert.deepEqual(o.idRecords, [["t\uFFFD", "fired"], ["ck_", "rejected"], ["é".repeat(128), "fired"], ["ck_", "rejected"], ["ck_", "fired"]]);
+  const BAD_TOKEN = "confirmToken does not match this call (unknown, or issued for other args or another action)";
+  assert.deepEqual(o.soft, [
+    ["s1", "rejected", ["bad_token", BAD_TOKEN]],
+    ["s2", "needs_confirmation", null],
+    ["s3", "confirmed", { x: 1, decline: "no" }],
+    ["s4", "rejected", ["bad_token", BAD_TOKEN]],
+    ["", "rejected", BAD_ID],
+    ["s6", "fired", { confirmToken: "abc", decline: true }],
+  ]);
+  assert.deepEqual(o.log, [
+    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "function", "function.name", "function.arguments", "arguments.q",
+    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "function",
+  ]);
 });
 
 // ---- MCP ------------------------------------------------------------------------------------
