@@ -12,7 +12,7 @@
 //! has) or the spec's `inputJsonSchema` gives the JSON Schema; else it is `{type: "object"}`.
 
 use alloc::rc::Rc;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use js_sys::{Array, Function, Object, Promise, JSON};
