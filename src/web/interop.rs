@@ -281,6 +281,11 @@ impl Inner {
                 request.host_rejection.get_or_insert(error);
             }
         }
+        // As `invoke` does: with Hand mode on, an unavailable element refuses the call on arrival.
+        if request.host_rejection.is_none() {
+            let args = request.args.as_deref().ok();
+            request.host_rejection = self.element_rejection(&request.name, args);
+        }
         request
     }
 }

@@ -261,7 +261,8 @@ export function ckReadToolCall(call, max) {
     name = read(call, "name"), useId = read(call, "tool_use_id"),
     args = read(call, "arguments", 1), input = read(call, "input", 1), fn = ckGet(call, "function");
   let fnName, fnArgs, tape;
-  const isFn = typeof fn === "object" && fn !== null && !Array.isArray(fn);
+  let isFn = false;
+  try { isFn = typeof fn === "object" && fn !== null && !Array.isArray(fn); } catch {} // a revoked Proxy
   if (isFn) {
     fnName = read(fn, "name");
     fnArgs = read(fn, "arguments", 1);

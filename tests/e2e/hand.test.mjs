@@ -348,6 +348,9 @@ test("missing, disabled, hidden, inert, zero-size and SDK-owned elements are ele
     const o = await invoke(p, name, { value: "x" });
     assert.equal(o.gate, "rejected", name);
     assert.equal(o.error.code, "element_unavailable", name);
+    // A provider tool call is checked on arrival the same way.
+    const tool = await p.evaluate((name) => window.ck.handleToolCall({ type: "tool_use", id: `t_${name}`, name, input: { value: "x" } }), name);
+    assert.deepEqual(JSON.parse(tool.content).error, { code: o.error.code, message: o.error.message }, name);
   }
   assert.deepEqual(await p.evaluate(() => window.touched), []);
   assert.equal(await p.evaluate(() => document.querySelector("#ro").value), "");

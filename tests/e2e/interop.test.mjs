@@ -431,6 +431,32 @@ test("malformed calls are rejected outcomes in the closest shape, never a throw"
   assert.ok(r.records.every((g) => g === "rejected"));
 });
 
+test("revoked proxies anywhere in a provider call are rejected outcomes, never a throw", async () => {
+  const r = await inPage(async (ck, records, runs, define) => {
+    define({ name: "ping", description: "Ping." });
+    const revoked = () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; };
+    const cases = [
+      revoked(),
+      { id: "call_f", type: "function", function: revoked() },
+      { id: "call_a", type: "function", function: { name: "ping", arguments: revoked() } },
+      { type: "tool_use", id: "toolu_i", name: "ping", input: revoked() },
+      { type: "function_call", call_id: "call_r", name: "ping", arguments: { nested: revoked() } },
+    ];
+    const out = [];
+    for (const c of cases) {
+      try { out.push(await ck.handleToolCall(c)); } catch (e) { out.push({ threw: String(e) }); }
+    }
+    return { out, runs: runs.ping ?? 0, records: records.map((x) => x.gate) };
+  });
+  for (const x of r.out) assert.equal(x.threw, undefined, x.threw);
+  assert.deepEqual(r.out.map((x) => parse(x).gate), Array(5).fill("rejected"));
+  assert.equal(r.out[1].tool_call_id, "call_f");
+  assert.equal(r.out[3].tool_use_id, "toolu_i");
+  assert.equal(r.out[4].call_id, "call_r");
+  assert.equal(r.runs, 0);
+  assert.deepEqual(r.records, Array(5).fill("rejected"));
+});
+
 test("reading a provider call: whitespace, names, precedence of refusals, ids, soft fields and read order", async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define({ name: "ping", description: "Ping." });
