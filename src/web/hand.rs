@@ -47,13 +47,10 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use js_sys::{Function, Object, Reflect};
+use js_sys::Object;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{
-    Document, Element, Event, EventInit, HtmlButtonElement, HtmlElement, HtmlInputElement,
-    HtmlOptionElement, HtmlSelectElement, HtmlTextAreaElement, ShadowRoot,
-};
+use web_sys::{Document, Element, Event, HtmlButtonElement, ShadowRoot};
 
 use super::api::{js_error, Coworkkit, EventKind, Inner};
 use super::cells::Borrows;
@@ -163,87 +160,37 @@ fn document() -> Option<Document> {
     js::window()?.document()
 }
 
-/// Whether `element` or an ancestor, across shadow roots up to the document, matches
-/// `selector`.
-fn inside(element: &Element, selector: &str) -> bool {
-    let mut current = element.clone();
-    loop {
-        if matches!(current.closest(selector), Ok(Some(_))) {
-            return true;
-        }
-        match current.get_root_node().dyn_into::<ShadowRoot>() {
-            Ok(root) => current = root.host(),
-            Err(_) => return false,
-        }
-    }
-}
+/// What [`js::hand`] found wrong, by its number: "the element …".
+const UNAVAILABLE: [&str; 9] = [
+    "matches nothing in the document",
+    "is not in the document",
+    "belongs to the SDK itself",
+    "is inert",
+    "is hidden",
+    "is disabled",
+    "is not an HTML element",
+    "is not an editable input or textarea",
+    "is not a <select>",
+];
 
-/// Resolves the target now and checks it can take the operation (see the module docs).
-fn resolve(target: &ElementTarget) -> Result<Element, Error> {
-    let element = match target.element.as_string() {
-        Some(selector) => document()
-            .and_then(|d| d.query_selector(&selector).ok().flatten())
-            .ok_or_else(|| unavailable("matches nothing in the document"))?,
-        None => target.element.clone().unchecked_into::<Element>(),
+/// Resolves the target now and checks it can take the operation (see the module docs), and
+/// for `select` that `value` (when given) names an enabled option; with `act`, then performs
+/// the operation. The checks and the operation run in one JS call ([`js::hand`]): a web-sys
+/// call per step cost about 2.5 KB gzip of wasm and glue.
+fn check(target: &ElementTarget, value: Option<&str>, act: bool) -> Result<JsValue, Error> {
+    let found = js::hand(&target.element, target.operation as u8, value, act)
+        .map_err(|e| Error::RunFailed(get(&e, "message").as_string().unwrap_or_default()))?;
+    let Some(failed) = found.as_f64() else {
+        return Ok(found);
     };
-    if !element.is_connected() {
-        return Err(unavailable("is not in the document"));
-    }
-    if inside(&element, "[data-coworkkit]") {
-        return Err(unavailable("belongs to the SDK itself"));
-    }
-    if inside(&element, "[inert]") {
-        return Err(unavailable("is inert"));
-    }
-    if inside(&element, "[hidden]") || !rendered(&element) {
-        return Err(unavailable("is hidden"));
-    }
-    if matches!(element.matches(":disabled"), Ok(true))
-        || element.get_attribute("aria-disabled").as_deref() == Some("true")
-    {
-        return Err(unavailable("is disabled"));
-    }
-    let fits = match target.operation {
-        Operation::Click => element.is_instance_of::<HtmlElement>(),
-        Operation::Fill => {
-            (element.is_instance_of::<HtmlInputElement>()
-                || element.is_instance_of::<HtmlTextAreaElement>())
-                && matches!(element.matches(":read-write"), Ok(true))
+    Err(match UNAVAILABLE.get(failed as usize) {
+        Some(what) => unavailable(what),
+        None => {
+            let mut message = String::from("args.value: no enabled option has the value or label ");
+            message.push_str(value.unwrap_or_default());
+            Error::InvalidArgs(message)
         }
-        Operation::Select => element.is_instance_of::<HtmlSelectElement>(),
-    };
-    if !fits {
-        return Err(unavailable(match target.operation {
-            Operation::Click => "is not an HTML element",
-            Operation::Fill => "is not an editable input or textarea",
-            Operation::Select => "is not a <select>",
-        }));
-    }
-    Ok(element)
-}
-
-/// Rendered, visible and not zero-size. Uses
-/// [`checkVisibility`](https://developer.mozilla.org/en-US/docs/Web/API/Element/checkVisibility)
-/// where the browser has it (it sees `display:none` and `content-visibility` on ancestors).
-fn rendered(element: &Element) -> bool {
-    let check = get(element, "checkVisibility");
-    if let Some(check) = check.dyn_ref::<Function>() {
-        let options = Object::new();
-        set(&options, "visibilityProperty", true);
-        set(&options, "checkVisibilityCSS", true);
-        if matches!(
-            check.call1(element, &options).map(|v| v.as_bool()),
-            Ok(Some(false))
-        ) {
-            return false;
-        }
-    }
-    let visible = js::window()
-        .and_then(|w| w.get_computed_style(element).ok().flatten())
-        .and_then(|style| style.get_property_value("visibility").ok())
-        .is_none_or(|v| v == "visible");
-    let rect = element.get_bounding_client_rect();
-    visible && rect.width() > 0.0 && rect.height() > 0.0
+    })
 }
 
 /// `args.value` for fill and select.
@@ -253,92 +200,19 @@ fn value_arg(args: &Value) -> Result<&str, Error> {
         .ok_or_else(|| Error::InvalidArgs("args.value: fill and select need a string value".into()))
 }
 
-/// The index of the enabled option whose value is `wanted`, else whose label is.
-fn option_index(select: &HtmlSelectElement, wanted: &str) -> Result<u32, Error> {
-    let options: Vec<HtmlOptionElement> = (0..select.length())
-        .filter_map(|i| select.item(i))
-        .filter_map(|e| e.dyn_into::<HtmlOptionElement>().ok())
-        .collect();
-    let enabled = |o: &HtmlOptionElement| !matches!(o.matches(":disabled"), Ok(true));
-    options
-        .iter()
-        .position(|o| enabled(o) && o.value() == wanted)
-        .or_else(|| {
-            options
-                .iter()
-                .position(|o| enabled(o) && o.label().trim() == wanted.trim())
-        })
-        .map(|i| options[i].index() as u32)
-        .ok_or_else(|| {
-            let mut message = String::from("args.value: no enabled option has the value or label ");
-            message.push_str(wanted);
-            Error::InvalidArgs(message)
-        })
-}
-
-/// Calls the setter of `property` on `Class.prototype` with `this` = `element`, bypassing any
-/// setter a framework defined on the element itself (React's value tracker does).
-fn native_set(
-    element: &Element,
-    class: &'static str,
-    property: &'static str,
-    value: &JsValue,
-) -> Result<(), JsValue> {
-    let prototype = get(&get(&js::global(), class), "prototype");
-    let descriptor = Reflect::get_own_property_descriptor(
-        prototype.unchecked_ref::<Object>(),
-        &property.into(),
-    )?;
-    let setter: Function = get(&descriptor, "set").dyn_into()?;
-    setter.call1(element, value).map(drop)
-}
-
-fn dispatch(element: &Element, kind: &str) -> Result<(), JsValue> {
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    init.set_composed(true);
-    let event = Event::new_with_event_init_dict(kind, &init)?;
-    element.dispatch_event(&event).map(drop)
-}
-
+/// Checks the element first, then `args.value` (for fill and select), then performs the
+/// operation when both pass.
 fn perform(target: &ElementTarget, args: &Value) -> Result<JsValue, Error> {
-    let element = resolve(target)?;
-    let failed = |e: JsValue| {
-        let message = get(&e, "message").as_string().unwrap_or_default();
-        Error::RunFailed(message)
+    let value = match target.operation {
+        Operation::Click => Ok(None),
+        _ => value_arg(args).map(Some),
     };
-    match target.operation {
-        Operation::Click => {
-            element.unchecked_ref::<HtmlElement>().click();
-            Ok(JsValue::UNDEFINED)
-        }
-        Operation::Fill => {
-            let value = JsValue::from_str(value_arg(args)?);
-            let class = if element.is_instance_of::<HtmlInputElement>() {
-                "HTMLInputElement"
-            } else {
-                "HTMLTextAreaElement"
-            };
-            native_set(&element, class, "value", &value).map_err(failed)?;
-            dispatch(&element, "input").map_err(failed)?;
-            dispatch(&element, "change").map_err(failed)?;
-            Ok(value)
-        }
-        Operation::Select => {
-            let select = element.unchecked_ref::<HtmlSelectElement>();
-            let index = option_index(select, value_arg(args)?)?;
-            native_set(
-                &element,
-                "HTMLSelectElement",
-                "selectedIndex",
-                &index.into(),
-            )
-            .map_err(failed)?;
-            dispatch(&element, "input").map_err(failed)?;
-            dispatch(&element, "change").map_err(failed)?;
-            Ok(select.value().into())
-        }
-    }
+    let done = check(
+        target,
+        value.as_ref().ok().copied().flatten(),
+        value.is_ok(),
+    )?;
+    value.map(|_| done)
 }
 
 /// The CSS of the badge and the switch (one sheet: each host uses the rules it needs).
@@ -529,12 +403,13 @@ impl Inner {
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the switch in"))?;
         let host = Host::new(&parent, "coworkkit-switch", "switch");
         let armed = self.engine.read().hand_mode();
-        let attrs = [
-            "part\nswitch\ntype\nbutton\nrole\nswitch\naria-checked\n",
-            if armed { "true" } else { "false" },
-        ]
-        .concat();
-        let button: HtmlButtonElement = js::el(&host.root, "button", &attrs, None).unchecked_into();
+        // Two whole literals: joining the state on costs more code than the bytes it saves.
+        let attrs = if armed {
+            "part\nswitch\ntype\nbutton\nrole\nswitch\naria-checked\ntrue"
+        } else {
+            "part\nswitch\ntype\nbutton\nrole\nswitch\naria-checked\nfalse"
+        };
+        let button: HtmlButtonElement = js::el(&host.root, "button", attrs, None).unchecked_into();
         js::el(&button, "span", "part\ntrack", None);
         js::el(
             &button,
@@ -576,17 +451,13 @@ impl Inner {
         let id = self.engine.read().action(name)?.0;
         let actions = self.actions.read();
         let target = actions.get(&id)?.element.as_ref()?;
-        if let Err(e) = resolve(target) {
-            return Some(e);
-        }
-        match (target.operation, args) {
-            (Operation::Click, _) | (_, None) => None,
-            (Operation::Fill, Some(args)) => value_arg(args).err(),
-            (Operation::Select, Some(args)) => {
-                let select = resolve(target).ok()?.dyn_into::<HtmlSelectElement>().ok()?;
-                value_arg(args).and_then(|v| option_index(&select, v)).err()
-            }
-        }
+        let value = match (target.operation, args) {
+            (Operation::Click, _) | (_, None) => Ok(None),
+            (_, Some(args)) => value_arg(args).map(Some),
+        };
+        check(target, value.as_ref().ok().copied().flatten(), false)
+            .err()
+            .or(value.err())
     }
 
     /// Performs the element action `action`, checking Hand mode and the element again; `None`

@@ -320,6 +320,47 @@ export function ckEl(parent, tag, attrs, text) {
   parent.appendChild(e);
   return e;
 }
+function ckInside(e, selector) {
+  for (;;) {
+    if (e.closest(selector)) return true;
+    const root = e.getRootNode();
+    if (!(root instanceof ShadowRoot)) return false;
+    e = root.host;
+  }
+}
+function ckShown(e) {
+  try { if (e.checkVisibility?.({ visibilityProperty: true, checkVisibilityCSS: true }) === false) return false; } catch {}
+  const visible = getComputedStyle(e).visibility === "visible", r = e.getBoundingClientRect();
+  return visible && r.width > 0 && r.height > 0;
+}
+const ckTrim = (s) => s.replace(/^(\x85|[^\S\ufeff])+|(\x85|[^\S\ufeff])+$/g, "");
+export function ckHand(target, op, value, act) {
+  const e = typeof target === "string" ? document.querySelector(target) : target;
+  if (!e) return 0;
+  if (!e.isConnected) return 1;
+  if (ckInside(e, "[data-coworkkit]")) return 2;
+  if (ckInside(e, "[inert]")) return 3;
+  if (ckInside(e, "[hidden]") || !ckShown(e)) return 4;
+  if (e.matches(":disabled") || e.getAttribute("aria-disabled") === "true") return 5;
+  const input = e instanceof HTMLInputElement;
+  if (!(op === 0 ? e instanceof HTMLElement
+    : op === 1 ? (input || e instanceof HTMLTextAreaElement) && e.matches(":read-write")
+    : e instanceof HTMLSelectElement)) return 6 + op;
+  let index;
+  if (op === 2 && value !== undefined) {
+    const options = Array.from(e.options).filter((o) => !o.matches(":disabled"));
+    const o = options.find((o) => ckWellFormed(o.value) === value)
+      ?? options.find((o) => ckTrim(ckWellFormed(o.label)) === ckTrim(value));
+    if (!o) return 9;
+    index = o.index;
+  }
+  if (!act) return;
+  if (op === 0) return e.click();
+  const [Class, key] = op === 2 ? [HTMLSelectElement, "selectedIndex"] : [input ? HTMLInputElement : HTMLTextAreaElement, "value"];
+  Object.getOwnPropertyDescriptor(Class.prototype, key).set.call(e, op === 2 ? index : value);
+  for (const kind of ["input", "change"]) e.dispatchEvent(new Event(kind, { bubbles: true, composed: true }));
+  return op === 2 ? ckWellFormed(e.value) : value;
+}
 export function ckSettle(value, callback) {
   Promise.resolve(value).then((v) => callback(true, v), (e) => callback(false, e));
 }
@@ -446,6 +487,25 @@ extern "C" {
     /// (never markup), appends it to `parent` and returns it. One crossing per element.
     #[wasm_bindgen(js_name = ckEl)]
     pub fn el(parent: &Node, tag: &str, attrs: &str, text: Option<&str>) -> Element;
+
+    /// Resolves an element action's target (an `Element`, or a selector for
+    /// `document.querySelector`) and checks it can take operation `op` (0 click, 1 fill, 2
+    /// select), in the order and by the rules of [`hand`](super::hand)'s module docs; for a
+    /// select with `value`, also finds the enabled option whose value is `value`, else whose
+    /// trimmed label is (trimmed as Rust's `str::trim`, strings compared as Rust sees them:
+    /// lone surrogates as U+FFFD). Returns the failed check's number (0–8: the index in
+    /// `hand::UNAVAILABLE`; 9: no such option), else `undefined` unless `act`; with `act`,
+    /// performs the operation: `click()`, or the native setter of `value` / `selectedIndex`
+    /// (from the class prototype, past a framework's own setter on the element) followed by
+    /// bubbling, composed `input` and `change` events, and returns `undefined`, the value set,
+    /// or the select's new `value`.
+    #[wasm_bindgen(catch, js_name = ckHand)]
+    pub fn hand(
+        target: &JsValue,
+        op: u8,
+        value: Option<&str>,
+        act: bool,
+    ) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(js_name = ckSettle)]
     fn settle(value: &JsValue, callback: JsValue);

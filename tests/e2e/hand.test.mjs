@@ -360,6 +360,63 @@ test("missing, disabled, hidden, inert, zero-size and SDK-owned elements are ele
   assert.deepEqual(p.problems, []);
 });
 
+test("element_unavailable and invalid_args messages, and which check wins", async () => {
+  const p = await page();
+  await p.evaluate(() => {
+    const add = (html) => { const d = document.createElement("div"); d.innerHTML = html; document.body.append(d); return d; };
+    add(`<button id="hidDis" hidden disabled>x</button><div inert><button id="inertHid" hidden>x</button></div>
+      <input id="disIn" disabled><input id="ro" readonly><textarea id="area"></textarea>
+      <svg id="svg" width="20" height="20"><rect width="20" height="20"/></svg>
+      <select id="sel"><option value="x">first</option><option value="b" label="x">second</option>
+        <option value="lim" label="  Lime ">ignored</option><option value="off" disabled>Off</option></select>
+      <select id="hidSel" style="display:none"><option>a</option></select>`);
+    // Across a shadow root: an inert host hides nothing from `closest`, so the walk must cross.
+    const host = add("").appendChild(document.createElement("div"));
+    host.setAttribute("inert", "");
+    const inShadow = host.attachShadow({ mode: "open" }).appendChild(document.createElement("button"));
+    inShadow.textContent = "x";
+    const detached = document.createElement("button");
+    window.ck.mountHandModeSwitch();
+    const cases = {
+      missing: ["#nope", "click"], detached: [detached, "click"], sdk: ["[data-coworkkit=switch]", "click"],
+      inertOverHidden: ["#inertHid", "click"], hiddenOverDisabled: ["#hidDis", "click"], shadowInert: [inShadow, "click"],
+      disabledOverEditable: ["#disIn", "fill"], readonly: ["#ro", "fill"], notHtml: ["#svg", "click"],
+      notSelect: ["#area", "select"], hiddenSelect: ["#hidSel", "select"], sel: ["#sel", "select"], area: ["#area", "fill"],
+    };
+    for (const [name, [element, operation]] of Object.entries(cases)) {
+      window.ck.defineAction({ name, description: name, element, operation });
+    }
+  });
+  await armByClick(p);
+  const expect = {
+    missing: "the element matches nothing in the document", detached: "the element is not in the document",
+    sdk: "the element belongs to the SDK itself", inertOverHidden: "the element is inert",
+    hiddenOverDisabled: "the element is hidden", shadowInert: "the element is inert",
+    disabledOverEditable: "the element is disabled", readonly: "the element is not an editable input or textarea",
+    notHtml: "the element is not an HTML element", notSelect: "the element is not a <select>",
+    hiddenSelect: "the element is hidden",
+  };
+  for (const [name, message] of Object.entries(expect)) {
+    const o = await invoke(p, name, { value: "nothing-matches" });
+    assert.deepEqual([o.gate, o.error.code, o.error.message], ["rejected", "element_unavailable", message], name);
+  }
+  // Options: by value first (even when another option's label is that value), then by trimmed label.
+  assert.equal((await invoke(p, "sel", { value: "x" })).result, "x");
+  assert.equal((await invoke(p, "sel", { value: "first" })).result, "x");
+  assert.equal((await invoke(p, "sel", { value: " Lime  " })).result, "lim");
+  // A `label` attribute is the label: the option's text is not.
+  for (const value of ["off", "Off", "purple", "second", "ignored"]) {
+    const o = await invoke(p, "sel", { value });
+    assert.deepEqual([o.gate, o.error.code, o.error.message],
+      ["rejected", "invalid_args", `args.value: no enabled option has the value or label ${value}`], value);
+  }
+  assert.equal(await p.evaluate(() => document.querySelector("#sel").value), "lim");
+  const filled = await invoke(p, "area", { value: "two\nlines" });
+  assert.deepEqual([filled.ok, filled.result], [true, "two\nlines"]);
+  assert.equal(await p.evaluate(() => document.querySelector("#area").value), "two\nlines");
+  assert.deepEqual(p.problems, []);
+});
+
 test("availability is checked again right before the operation: the run fails with element_unavailable", async () => {
   const p = await page();
   await p.evaluate(() => window.ck.defineAction({
@@ -375,6 +432,7 @@ test("availability is checked again right before the operation: the run fails wi
   assert.equal(o.gate, "confirmed");
   assert.equal(o.ok, false);
   assert.equal(o.error.code, "element_unavailable");
+  assert.equal(o.error.message, "the element is disabled");
   assert.equal(await p.evaluate(() => window.clicks), 0);
   const [record] = await p.evaluate(() => window.records);
   assert.deepEqual(record.outcome.status, "error");
