@@ -348,22 +348,13 @@ pub(crate) fn write_number(out: &mut String, n: f64) {
         push_decimal(out, n.abs() as u64);
         return;
     }
+    // In the browser the page's own `Number.prototype.toString` is the definition, and asking
+    // it (through `web`, which owns every crossing) spares the wasm the digit generation below
+    // (~1 KB gzip). The host build prints with that digit generation.
     #[cfg(target_arch = "wasm32")]
-    {
-        // In the browser the page's own `Number.prototype.toString` is the definition, and
-        // asking it spares the wasm the digit generation below (~1 KB gzip).
-        out.push_str(&number_text(n));
-    }
+    out.push_str(&crate::web::js::number_text(n));
     #[cfg(not(target_arch = "wasm32"))]
     write_fraction(out, n);
-}
-
-#[cfg(target_arch = "wasm32")]
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    /// `String(n)`.
-    #[wasm_bindgen(js_name = String)]
-    fn number_text(n: f64) -> String;
 }
 
 /// [`write_number`] for a finite `n` that is not a safe integer, without the browser.

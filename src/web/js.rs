@@ -547,6 +547,14 @@ extern "C" {
     static GLOBAL_THIS: JsValue;
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// `String(n)`: how JavaScript prints a number, for `core::value::write_number` in the
+    /// wasm build (a wasm test holds it to `JSON.stringify`).
+    #[wasm_bindgen(js_name = String)]
+    pub fn number_text(n: f64) -> String;
+}
+
 /// The global object (`globalThis`).
 pub fn global() -> JsValue {
     GLOBAL_THIS.with(JsValue::clone)
