@@ -2,11 +2,9 @@
 // `a` (each inline snippet module `b`, `c`, …), and each import of `./coworkkit_bg.js`
 // (`__wbg_<name>_<16 hex digits>`, `__wbindgen_…`) a one- or two-letter name, in both the wasm
 // import section and the glue's import object. These names are wasm-bindgen's internal link
-// between the two files (no type or API names them); they cost ~4.5 KB gzip of the SPEC §9
-// budget, much of it in hex digits that do not compress. Exports keep their names (`init()`
-// returns them, typed as `InitOutput` in the .d.ts), but for the entry points of Rust closures
-// (`wasm_bindgen__convert__closures_____invoke__h<16 hex>`), which only the glue calls: they
-// become `$0`, `$1`, … in the wasm, the glue and both .d.ts files.
+// between the two files (no type or API names them), and much of their length is hex digits
+// that do not compress. Exports keep their names: `init()` returns them, typed as `InitOutput`
+// in the .d.ts, which this script never edits.
 // Usage: node scripts/short-imports.mjs <dir with coworkkit_bg.wasm and coworkkit.js>
 // Exits 1, leaving both files as they were, if the glue does not look as expected (a
 // wasm-bindgen upgrade that changes its shape fails the build rather than ship mismatched names).
@@ -69,17 +67,6 @@ while (pos < wasm.length) {
   pos = body + size;
 }
 if (!section) fail("no import section");
-
-/** The wasm's sections in order: `{ id, start, body, end }`. */
-function sections(buf) {
-  const list = [];
-  for (let at = 8; at < buf.length; ) {
-    const [size, body] = uleb(buf, at + 1);
-    list.push({ id: buf[at], start: at, body, end: body + size });
-    at = body + size;
-  }
-  return list;
-}
 
 /** `buf` with the section `s` given the new `body`. */
 const replaceSection = (buf, s, body) =>
@@ -148,39 +135,7 @@ for (const [module, short] of snippets) {
   js = js.replaceAll(key, `"${short}":`);
 }
 
-let out = replaceSection(wasm, { id: 2, ...section }, Buffer.concat([encodeUleb(count), ...entries]));
-
-// The export section: closure entry points renamed, every other export copied as it is. The
-// glue calls each one once, as `wasm.<name>(` (from a local function of the same name, which
-// esbuild renames later).
-const exportSection = sections(out).find((s) => s.id === 7) ?? fail("no export section");
-const CLOSURE = /^wasm_bindgen__convert__closures_____invoke__h[0-9a-f]{16}$/;
-const closures = new Map();
-const exports = [];
-[count, p] = uleb(out, exportSection.body);
-for (let i = 0; i < count; i++) {
-  let len;
-  [len, p] = uleb(out, p);
-  const name = out.toString("utf8", p, p + len);
-  p += len;
-  const descStart = p;
-  p += 1; // kind
-  [, p] = uleb(out, p); // index
-  if (CLOSURE.test(name)) closures.set(name, `$${closures.size}`);
-  exports.push(Buffer.concat([encodeName(closures.get(name) ?? name), out.subarray(descStart, p)]));
-}
-if (p !== exportSection.end) fail("export section did not parse to its end");
-const dtsPaths = ["coworkkit.d.ts", "coworkkit_bg.wasm.d.ts"].map((f) => join(dir, f));
-const dts = dtsPaths.map((f) => readFileSync(f, "utf8"));
-for (const [long, short] of closures) {
-  if (js.split(`.${long}`).length !== 2 || !js.includes(`wasm.${long}(`)) {
-    fail(`${long} is not called exactly once in the glue`);
-  }
-  js = js.replace(`wasm.${long}(`, `wasm.${short}(`);
-  for (let i = 0; i < dts.length; i++) dts[i] = dts[i].replaceAll(long, short);
-}
-out = replaceSection(out, exportSection, Buffer.concat([encodeUleb(count), ...exports]));
+const out = replaceSection(wasm, { id: 2, ...section }, Buffer.concat([encodeUleb(count), ...entries]));
 
 writeFileSync(wasmPath, out);
 writeFileSync(jsPath, js);
-dtsPaths.forEach((f, i) => writeFileSync(f, dts[i]));

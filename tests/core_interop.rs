@@ -8,16 +8,26 @@ use coworkkit::core::interop::*;
 use coworkkit::core::value::Value;
 
 fn v(json: &str) -> Value {
-    Value::parse_json(json).unwrap()
+    serde_json::from_str(json).unwrap()
 }
 
-fn json(value: &Value) -> String {
-    value.to_json()
+fn json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).unwrap()
 }
 
-/// A manifest entry (JSON text), read back as a value.
+/// A manifest entry as compact JSON text.
+fn entry_text(format: ToolFormat, tool: &ToolInfo<'_>) -> String {
+    json(&tool_entry(format, tool))
+}
+
+/// An input schema as compact JSON text.
+fn schema_text(tool: &ToolInfo<'_>, soft_params: bool) -> String {
+    json(&input_schema(tool, soft_params))
+}
+
+/// A manifest entry, read back as a value.
 fn parsed_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
-    v(&tool_entry(format, tool))
+    v(&entry_text(format, tool))
 }
 
 fn tool<'a>(name: &'a str, control: Control, schema: Option<&'a Value>) -> ToolInfo<'a> {
@@ -55,29 +65,29 @@ fn open_action_in_every_format() {
     t.idempotent = true;
     let params = r#"{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}"#;
     assert_eq!(
-        tool_entry(ToolFormat::OpenAi, &t),
+        entry_text(ToolFormat::OpenAi, &t),
         format!(
             r#"{{"type":"function","function":{{"name":"search","description":"Does a thing.","parameters":{params}}}}}"#
         )
     );
     assert_eq!(
-        tool_entry(ToolFormat::OpenAiResponses, &t),
+        entry_text(ToolFormat::OpenAiResponses, &t),
         format!(
             r#"{{"type":"function","name":"search","description":"Does a thing.","parameters":{params},"strict":false}}"#
         )
     );
     assert_eq!(
-        tool_entry(ToolFormat::Anthropic, &t),
+        entry_text(ToolFormat::Anthropic, &t),
         format!(r#"{{"name":"search","description":"Does a thing.","input_schema":{params}}}"#)
     );
     assert_eq!(
-        tool_entry(ToolFormat::Mcp, &t),
+        entry_text(ToolFormat::Mcp, &t),
         format!(
             r#"{{"name":"search","description":"Does a thing.","inputSchema":{params},"annotations":{{"readOnlyHint":true,"idempotentHint":true}}}}"#
         )
     );
     assert_eq!(
-        tool_entry(ToolFormat::Json, &t),
+        entry_text(ToolFormat::Json, &t),
         format!(
             r#"{{"name":"search","description":"Does a thing.","control":"open","inputSchema":{params},"readOnly":true,"idempotent":true}}"#
         )
@@ -88,16 +98,16 @@ fn open_action_in_every_format() {
 fn no_input_is_an_empty_object_schema_and_unknown_input_is_permissive() {
     let none = tool("ping", Control::Open, None);
     assert_eq!(
-        input_schema(&none, false),
+        schema_text(&none, false),
         r#"{"type":"object","properties":{}}"#
     );
     let mut unknown = tool("ping", Control::Open, None);
     unknown.has_input = true;
-    assert_eq!(input_schema(&unknown, false), r#"{"type":"object"}"#);
+    assert_eq!(schema_text(&unknown, false), r#"{"type":"object"}"#);
     // A root that is not an object schema cannot be a tool's parameters.
     let string = v(r#"{"type":"string"}"#);
     assert_eq!(
-        input_schema(&tool("x", Control::Open, Some(&string)), false),
+        schema_text(&tool("x", Control::Open, Some(&string)), false),
         r#"{"type":"object"}"#
     );
     // `type` made explicit and first; `$schema` dropped; the rest kept as declared.
@@ -105,22 +115,23 @@ fn no_input_is_an_empty_object_schema_and_unknown_input_is_permissive() {
         r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"a":{"type":"number"}},"additionalProperties":false}"#,
     );
     assert_eq!(
-        input_schema(&tool("x", Control::Open, Some(&zodish)), false),
+        schema_text(&tool("x", Control::Open, Some(&zodish)), false),
         r#"{"type":"object","properties":{"a":{"type":"number"}},"additionalProperties":false}"#
     );
 }
 
 #[test]
-fn declared_schemas_keep_their_text_down_to_negative_zero() {
-    // `JSON.parse` of the manifest text must give back what was declared: `-0` included.
+fn declared_schemas_keep_their_values_down_to_negative_zero() {
+    // The manifest gives back what was declared, `-0` included (serde_json prints it `-0.0`;
+    // the browser gets the number -0 through serde-wasm-bindgen).
     let schema = v(r#"{"properties":{"n":{"minimum":-0,"enum":[-0,0.5,1e21]}}}"#);
     assert_eq!(
-        input_schema(&tool("x", Control::Open, Some(&schema)), false),
-        r#"{"type":"object","properties":{"n":{"minimum":-0,"enum":[-0,0.5,1e+21]}}}"#
+        schema_text(&tool("x", Control::Open, Some(&schema)), false),
+        r#"{"type":"object","properties":{"n":{"minimum":-0.0,"enum":[-0.0,0.5,1e+21]}}}"#
     );
     // The soft parameters replace an app's own `confirmToken` / `decline` and come last.
     let clash = v(r#"{"properties":{"decline":{},"a":{},"confirmToken":{}},"required":["a"]}"#);
-    let text = input_schema(&tool("x", Control::Soft, Some(&clash)), true);
+    let text = schema_text(&tool("x", Control::Soft, Some(&clash)), true);
     let props = v(&text).get("properties").cloned().unwrap();
     let Value::Object(props) = props else {
         unreachable!()
@@ -130,7 +141,7 @@ fn declared_schemas_keep_their_text_down_to_negative_zero() {
     assert!(text.ends_with(r#""required":["a"]}"#));
     // A `properties` that is not an object becomes the soft parameters alone.
     let odd = v(r#"{"properties":7}"#);
-    let text = input_schema(&tool("x", Control::Soft, Some(&odd)), true);
+    let text = schema_text(&tool("x", Control::Soft, Some(&odd)), true);
     assert!(text.starts_with(r#"{"type":"object","properties":{"confirmToken":"#));
 }
 
@@ -155,7 +166,7 @@ fn soft_actions_get_optional_token_and_decline_and_a_sentence() {
     );
     // Without an input schema, too.
     let bare = tool("archiveAll", Control::Soft, None);
-    let input = v(&input_schema(&bare, true));
+    let input = v(&schema_text(&bare, true));
     assert!(input
         .get("properties")
         .unwrap()

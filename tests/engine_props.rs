@@ -296,6 +296,7 @@ impl Model {
                     confirm_token: token.clone(),
                     decline: *decline,
                     host_rejection: host_reject.then(|| Error::ElementUnavailable("gone".into())),
+                    snapshot: None,
                 };
                 let ticket = self.engine.invoke(req, self.now);
                 prop_assert!(self.tickets.insert(ticket, 0).is_none(), "ticket reused");

@@ -520,7 +520,10 @@ fn soft_token_bound_to_args_key_order_insensitive() {
         (Gate::Confirmed, "c1", T0)
     );
     // The snapshot is the first call's.
-    assert_eq!(r.args.to_json(), r#"{"id":"p1","all":true}"#);
+    assert_eq!(
+        serde_json::to_string(&*r.args).unwrap(),
+        r#"{"id":"p1","all":true}"#
+    );
 }
 
 #[test]
@@ -1073,7 +1076,10 @@ fn dispose_cancels_everything_and_later_invokes() {
     );
     let r = h.records()[2];
     assert_eq!(
-        (r.reason.as_deref(), r.args.to_json()),
+        (
+            r.reason.as_deref(),
+            serde_json::to_string(&*r.args).unwrap()
+        ),
         (Some("disposed"), r#"{"a":1}"#.to_string())
     );
     // The running call finishes normally.

@@ -1,6 +1,6 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Fuzzing of everything JavaScript can reach in the core: the argument values, their JSON
-//! size and text, JSON parsing, schemas (`Schema::parse` of any value, then validation of any
+//! Fuzzing of everything JavaScript can reach in the core: the argument values and their JSON
+//! size, schemas (`Schema::parse` of any value, then validation of any
 //! value against it), provider tool calls, the card's text helpers, and the engine fed random
 //! names, args, callIds and tokens. The property is first "never panics": in the browser a
 //! panic aborts the wasm instance and every later call throws `unreachable` (the e2e hostile
@@ -34,7 +34,7 @@ use coworkkit::core::error::Error;
 use coworkkit::core::interop::{manifest, take_confirm_fields, ToolFormat, ToolInfo};
 use coworkkit::core::record::{Approver, RecordOutcome};
 use coworkkit::core::schema::Schema;
-use coworkkit::core::value::{Value, MAX_DEPTH};
+use coworkkit::core::value::Value;
 use engine_support::{Consent, SeededEntropy};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -236,55 +236,30 @@ fn all_safe_integers(v: &Value) -> bool {
     }
 }
 
-/// Cuts or splices a JSON text at char boundaries.
-fn mutate(text: &str, at: usize, cut: usize, insert: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let at = at % (chars.len() + 1);
-    let end = (at + cut % 4).min(chars.len());
-    let mut out: String = chars[..at].iter().collect();
-    out.push_str(insert);
-    out.extend(&chars[end..]);
-    out
+fn negative_zeros(v: &Value) -> usize {
+    match v {
+        Value::Number(n) => usize::from(*n == 0.0 && n.is_sign_negative()),
+        Value::Array(items) => items.iter().map(negative_zeros).sum(),
+        Value::Object(fields) => fields.iter().map(|(_, v)| negative_zeros(v)).sum(),
+        _ => 0,
+    }
 }
 
 // ---- value, JSON, schema, interop -------------------------------------------------------
 
 proptest! {
     #[test]
-    fn json_len_is_an_exact_or_upper_bound_and_json_round_trips(v in any_value()) {
+    fn json_len_is_an_exact_or_upper_bound(v in any_value()) {
         executed();
-        let text = v.to_json();
+        // serde_json prints strings, integers and containers as `JSON.stringify` does; -0 is
+        // the one exception (`-0.0` there, `0` in JavaScript), and it never undercounts.
+        let text = serde_json::to_string(&v).expect("any value prints");
         let len = v.json_len();
-        prop_assert!(len >= text.len(), "json_len {} under-counts {} bytes", len, text.len());
-        if all_safe_integers(&v) {
+        prop_assert!(len + 3 * negative_zeros(&v) >= text.len(), "json_len {} under-counts {} bytes", len, text.len());
+        if all_safe_integers(&v) && negative_zeros(&v) == 0 {
             prop_assert_eq!(len, text.len(), "json_len is exact without fractions");
         }
         prop_assert!(v.canonical_eq(&v.clone()));
-        let parsed = Value::parse_json(&text);
-        if v.deeper_than(MAX_DEPTH) {
-            prop_assert!(parsed.is_err(), "nesting past MAX_DEPTH parsed");
-        } else {
-            let parsed = parsed.map_err(|e| TestCaseError::fail(format!("{e}: {text:.200}")))?;
-            prop_assert!(parsed.canonical_eq(&v), "round trip changed the value");
-            prop_assert_eq!(parsed.to_json(), text);
-        }
-    }
-
-    #[test]
-    fn parse_json_of_any_text_is_ok_or_invalid_args(
-        v in value(),
-        at in any::<usize>(),
-        cut in any::<usize>(),
-        insert in "[\\[\\]{}\",:\\\\ 0-9eE+\\-.a-z\u{0}-\u{1f}\u{d7ff}\u{1F600}]{0,4}",
-        raw in any::<String>(),
-    ) {
-        executed();
-        for text in [mutate(&v.to_json(), at, cut, &insert), raw] {
-            match Value::parse_json(&text) {
-                Ok(parsed) => prop_assert!(!parsed.deeper_than(MAX_DEPTH)),
-                Err(e) => prop_assert_eq!(e.code(), "invalid_args"),
-            }
-        }
     }
 
     #[test]
@@ -298,7 +273,7 @@ proptest! {
             Ok(schema) => {
                 prop_assert!(schema.source().canonical_eq(&spec));
                 for a in args.iter().chain([&spec]) {
-                    if let Err(e) = schema.validate(a) {
+                    if let Err(e) = schema.validate(a, |n| n.to_string()) {
                         prop_assert_eq!(e.code(), "invalid_args");
                         prop_assert!(e.to_string().starts_with("args"), "{}", e);
                     }
@@ -343,7 +318,7 @@ proptest! {
         };
         for format in ["json", "openai", "openai-responses", "anthropic", "mcp"] {
             let format = ToolFormat::parse(format).expect("known format");
-            prop_assert!(Value::parse_json(&manifest(format, &[info])).is_ok());
+            prop_assert!(serde_json::to_string(&manifest(format, &[info])).is_ok());
         }
     }
 
@@ -537,7 +512,7 @@ impl World {
         def.approvers = approvers.map(|r| vec![r.to_string()]);
         if i == 0 {
             def.schema = Schema::parse(
-                &Value::parse_json(r#"{"type":"object","properties":{"a":{"type":"number"}}}"#)
+                &serde_json::from_str(r#"{"type":"object","properties":{"a":{"type":"number"}}}"#)
                     .unwrap(),
             )
             .ok();
@@ -606,6 +581,7 @@ impl World {
                     confirm_token: token.clone(),
                     decline: *decline,
                     host_rejection: None,
+                    snapshot: None,
                 };
                 let ticket = self.engine.invoke(request, self.now);
                 prop_assert!(self.answers.insert(ticket, 0).is_none(), "ticket reused");

@@ -105,12 +105,12 @@ async fn a_call_id_with_a_lone_surrogate_reads_as_u_fffd_everywhere() {
     ck.dispose();
 }
 
-/// In the browser, numbers that are not safe integers print through the page's own
-/// `Number.prototype.toString`: the JSON the core writes (tool manifests, schema messages)
-/// must be what `JSON.stringify` gives, and read back to the same number.
+/// In the browser, the numbers in the core's messages (a schema's bounds) print through the
+/// page's own `String(n)`, which the web layer hands the engine: it must be what
+/// `JSON.stringify` gives, and read back to the same number.
 #[wasm_bindgen_test]
 fn numbers_print_as_json_stringify_does() {
-    use coworkkit::core::value::Value;
+    use coworkkit::web::js::number_text;
     let mut numbers = vec![
         0.1,
         0.1 + 0.2,
@@ -135,9 +135,28 @@ fn numbers_print_as_json_stringify_does() {
         }
     }
     for n in numbers {
-        let printed = Value::Number(n).to_json();
+        let printed = number_text(n);
         let expected = js_sys::JSON::stringify(&n.into()).unwrap();
         assert_eq!(printed, String::from(expected), "{n:e}");
         assert_eq!(js_sys::JSON::parse(&printed).unwrap().as_f64(), Some(n));
     }
+}
+
+/// Timers keep a delay as given only up to `i32::MAX` ms (the HTML spec converts it to a
+/// 32-bit signed integer, and gloo-timers casts to `i32`): every delay is capped there, so a
+/// huge one never wraps to "now", and a NaN or negative one is "now".
+#[wasm_bindgen_test]
+fn timer_delays_saturate_instead_of_wrapping() {
+    use coworkkit::web::time::delay_ms;
+    assert_eq!(delay_ms(500.0), 500);
+    assert_eq!(
+        delay_ms(0.4),
+        1,
+        "rounded up: a timer must not fire before its deadline"
+    );
+    assert_eq!(delay_ms(f64::from(i32::MAX) + 1.0), i32::MAX as u32);
+    assert_eq!(delay_ms(1e300), i32::MAX as u32);
+    assert_eq!(delay_ms(f64::INFINITY), i32::MAX as u32);
+    assert_eq!(delay_ms(-5.0), 0);
+    assert_eq!(delay_ms(f64::NAN), 0);
 }

@@ -4,12 +4,6 @@
 //! the card displays is produced here, so the rules (title from an action name, summary cap and
 //! fallback, countdown, "1 of N", who may confirm) are host-tested without a browser.
 
-use alloc::string::String;
-use alloc::vec::Vec;
-
-use super::float;
-use super::value::push_decimal;
-
 /// Longest summary the card shows, in Unicode scalar values (not bytes).
 pub const SUMMARY_MAX_CHARS: usize = 500;
 
@@ -186,19 +180,13 @@ pub fn countdown_text(remaining_ms: f64) -> String {
         return "Expired".into();
     }
     // `as` saturates, so an infinite or huge remainder cannot overflow.
-    let secs = float::ceil(remaining_ms / 1000.0) as u64;
+    let secs = (remaining_ms / 1000.0).ceil() as u64;
     let (hours, minutes, seconds) = (secs / 3600, secs / 60 % 60, secs % 60);
-    let mut out = String::from("Expires in ");
     if hours > 0 {
-        push_decimal(&mut out, hours);
-        out.push(':');
-        push_two_digits(&mut out, minutes);
+        format!("Expires in {hours}:{minutes:02}:{seconds:02}")
     } else {
-        push_decimal(&mut out, minutes);
+        format!("Expires in {minutes}:{seconds:02}")
     }
-    out.push(':');
-    push_two_digits(&mut out, seconds);
-    out
 }
 
 /// `Some("2 of 3")` when more than one proposal waits, else `None`. `position` is 1-based.
@@ -206,11 +194,7 @@ pub fn position_text(position: usize, total: usize) -> Option<String> {
     if total <= 1 {
         return None;
     }
-    let mut out = String::new();
-    push_decimal(&mut out, position as u64);
-    out.push_str(" of ");
-    push_decimal(&mut out, total as u64);
-    Some(out)
+    Some(format!("{position} of {total}"))
 }
 
 /// Says who may confirm: `"Only admin can confirm this."`, `"Only admin or owner can confirm
@@ -233,11 +217,4 @@ pub fn approver_notice(approvers: &[String]) -> String {
     out.push_str(last);
     out.push_str(" can confirm this.");
     out
-}
-
-fn push_two_digits(out: &mut String, n: u64) {
-    if n < 10 {
-        out.push('0');
-    }
-    push_decimal(out, n);
 }

@@ -1,18 +1,15 @@
 //! The call engine: every rule of SPEC §1 and §3 as a sans-I/O state machine.
 
-use alloc::boxed::Box;
-use alloc::collections::VecDeque;
-use alloc::rc::Rc;
-use alloc::string::{String, ToString};
-use alloc::vec::Vec;
-use core::fmt;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 
 use super::control::{resolve_control, Control, ControlSource};
 use super::error::Error;
-use super::idmap::{self, HashKeys};
+use super::ids::{random_id, IdHasher};
+pub use super::ids::{ActionId, CallRef, Entropy, ProposalId, Ticket};
 use super::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome};
 use super::schema::Schema;
-use super::value::{heap_sort, push_decimal, Value, MAX_DEPTH};
+use super::value::{Value, MAX_DEPTH};
 
 /// How many settled calls are remembered for idempotency (SPEC §3.2).
 pub const REMEMBERED_CALLS: usize = 1024;
@@ -25,10 +22,8 @@ pub const MAX_SOFT_WAITING: usize = 1024;
 /// outcome but are not remembered.
 const MAX_ALIASES: usize = 8;
 
-const PROPOSAL_PREFIX: &str = "ckp_";
-
 /// The instance options the engine needs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// Level of actions that declare none and whose name does not read destructive.
     pub default_control: Control,
@@ -38,6 +33,10 @@ pub struct Config {
     pub max_pending: usize,
     /// Largest accepted args, in UTF-8 bytes of JSON.
     pub max_args_bytes: usize,
+    /// How a number in a message prints (a schema's bound: `must be at most 0.5`). The web
+    /// layer passes the browser's own `String(n)`, so the wasm carries no float printing; the
+    /// default is Rust's `Display`, which agrees with it for the numbers schemas hold.
+    pub number_text: fn(f64) -> String,
 }
 
 impl Default for Config {
@@ -47,6 +46,7 @@ impl Default for Config {
             confirm_timeout_ms: 120_000.0,
             max_pending: 16,
             max_args_bytes: 65_536,
+            number_text: |n| n.to_string(),
         }
     }
 }
@@ -95,70 +95,9 @@ impl ActionDef {
     }
 }
 
-macro_rules! id_type {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(u64);
-
-        impl $name {
-            /// The raw number (unique per engine among ids of this kind).
-            pub fn as_u64(self) -> u64 {
-                self.0
-            }
-        }
-    };
-}
-
-id_type!(
-    /// A registration's identity; registering the same name again later yields a new id.
-    ActionId
-);
-id_type!(
-    /// One per `invoke`; every ticket eventually gets exactly one [`Effect::Answer`].
-    Ticket
-);
-id_type!(
-    /// One per admitted call (a call that passed arrival checks).
-    CallRef
-);
-id_type!(
-    /// A hard proposal. Its string form (`Display`, e.g. `ckp_7`) is what `pending()` shows
-    /// and `ck.cancel(id)` takes; see [`Engine::proposal_by_str`].
-    ProposalId
-);
-
-impl fmt::Display for ProposalId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_id_string())
-    }
-}
-
-impl ProposalId {
-    /// The public string form, `ckp_<n>`.
-    pub fn to_id_string(self) -> String {
-        let mut out = String::from(PROPOSAL_PREFIX);
-        push_decimal(&mut out, self.0);
-        out
-    }
-
-    /// Reads the public string form back (whether or not such a proposal exists).
-    pub fn parse(s: &str) -> Option<ProposalId> {
-        let digits = s.strip_prefix(PROPOSAL_PREFIX)?;
-        if digits.is_empty() || digits.len() > 19 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        // At most 19 digits always fit a u64, so no overflow check (and no `u64::from_str`).
-        let n = digits
-            .bytes()
-            .fold(0u64, |n, b| n * 10 + u64::from(b - b'0'));
-        Some(ProposalId(n))
-    }
-}
-
 /// A waiting hard proposal, as `pending()` and the `proposal` event show it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ProposalInfo {
+pub struct ProposalInfo<R> {
     /// The proposal.
     pub id: ProposalId,
     /// The call's `callId`.
@@ -169,19 +108,25 @@ pub struct ProposalInfo {
     pub control: Control,
     /// The argument snapshot.
     pub args: Rc<Value>,
+    /// The host's own copy of the snapshot, as it handed it in.
+    pub snapshot: Option<R>,
     /// Absolute expiry, epoch ms.
     pub expires_at: f64,
 }
 
 /// One `invoke` as the host read it.
 #[derive(Clone, Debug)]
-pub struct InvokeRequest {
+pub struct InvokeRequest<R> {
     /// Action name.
     pub name: String,
     /// The args, or why the host could not read them as plain JSON (function, cycle, NaN…).
-    /// Shared, so the host can keep its own handle on the snapshot it hands in: the effects
-    /// about this call carry the same `Rc`, which tells the host which call they concern.
     pub args: Result<Rc<Value>, Error>,
+    /// The host's own copy of the args (in the browser, the frozen JS object that `run`, the
+    /// card's summary, events and the record all receive). The engine keeps it with the call
+    /// and hands it back with every effect that carries the args, so the host needs no table
+    /// of its own; a request that does not become a call (a re-send, a confirming call)
+    /// simply drops it.
+    pub snapshot: Option<R>,
     /// The agent's `callId`; generated (`ck_` + 32 hex digits) when absent.
     pub call_id: Option<String>,
     /// A soft token from an earlier `needs_confirmation`.
@@ -194,12 +139,13 @@ pub struct InvokeRequest {
     pub host_rejection: Option<Error>,
 }
 
-impl InvokeRequest {
+impl<R> InvokeRequest<R> {
     /// A first call: name and args, nothing else.
     pub fn new(name: impl Into<String>, args: Value) -> Self {
         InvokeRequest {
             name: name.into(),
             args: Ok(Rc::new(args)),
+            snapshot: None,
             call_id: None,
             confirm_token: None,
             decline: false,
@@ -269,6 +215,8 @@ pub enum Effect<R> {
         control: Control,
         /// The frozen snapshot.
         args: Rc<Value>,
+        /// The host's copy of it.
+        snapshot: Option<R>,
         /// Who confirmed (`ctx.approver`), for hard calls.
         approver: Option<Approver>,
     },
@@ -282,6 +230,8 @@ pub enum Effect<R> {
         name: String,
         /// The snapshot.
         args: Rc<Value>,
+        /// The host's copy of it.
+        snapshot: Option<R>,
         /// Absolute expiry, for the countdown.
         expires_at: f64,
         /// Roles that may confirm (`None`: anyone).
@@ -306,7 +256,7 @@ pub enum Effect<R> {
         proposal: ProposalId,
     },
     /// A hard proposal was created (the `proposal` event).
-    Proposal(ProposalInfo),
+    Proposal(ProposalInfo<R>),
     /// A hard proposal settled (the `resolved` event).
     Resolved {
         /// The proposal.
@@ -335,14 +285,8 @@ pub enum Effect<R> {
     },
 }
 
-/// Randomness from the host (the platform CSPRNG in the web layer, a seeded PRNG in tests).
-pub trait Entropy {
-    /// Fills `buf` with random bytes.
-    fn fill(&mut self, buf: &mut [u8]);
-}
-
 /// A map from ids the agent chooses (`callId`s, tokens) to calls.
-type IdMap = idmap::IdMap<Known>;
+type IdMap = HashMap<String, Known, IdHasher>;
 
 struct Entry {
     id: ActionId,
@@ -363,7 +307,7 @@ enum CallState {
     },
 }
 
-struct Call {
+struct Call<R> {
     call_ref: CallRef,
     call_id: String,
     aliases: Vec<String>,
@@ -372,6 +316,7 @@ struct Call {
     control: Control,
     source: ControlSource,
     args: Rc<Value>,
+    snapshot: Option<R>,
     started_at: f64,
     share_result: bool,
     record_result: bool,
@@ -412,13 +357,14 @@ enum End<R> {
 }
 
 /// A request refused on arrival: answered and recorded at once, never remembered.
-struct Refusal {
+struct Refusal<R> {
     ticket: Ticket,
     name: String,
     call_id: Option<String>,
     control: Control,
     source: ControlSource,
     args: Rc<Value>,
+    snapshot: Option<R>,
 }
 
 /// The call engine of one coworkkit instance: every gate, token, proposal and record rule,
@@ -457,7 +403,7 @@ pub struct Engine<R: Clone> {
     /// and every walk over them (expiry, cancellation) goes oldest first. Boxed: removing one
     /// moves pointers, not calls.
     #[allow(clippy::vec_box)]
-    live: Vec<Box<Call>>,
+    live: Vec<Box<Call<R>>>,
     /// Hard proposals in FIFO order; the front one is the visible card.
     queue: VecDeque<CallRef>,
     soft_waiting: usize,
@@ -477,7 +423,7 @@ pub struct Engine<R: Clone> {
 impl<R: Clone> Engine<R> {
     /// A fresh engine for one session.
     pub fn new(config: Config, session_id: String, mut entropy: Box<dyn Entropy>) -> Self {
-        let keys = HashKeys::from_entropy(entropy.as_mut());
+        let hasher = IdHasher::from_entropy(entropy.as_mut());
         Engine {
             config,
             session_id,
@@ -493,8 +439,8 @@ impl<R: Clone> Engine<R> {
             // than stepping up as the memory of settled calls first fills (SPEC §9).
             remembered: VecDeque::with_capacity(REMEMBERED_CALLS + 1),
             remembered_base: 0,
-            call_ids: IdMap::with_capacity(2 * REMEMBERED_CALLS, keys),
-            tokens: IdMap::with_capacity(0, keys),
+            call_ids: IdMap::with_capacity_and_hasher(2 * REMEMBERED_CALLS, hasher),
+            tokens: IdMap::with_hasher(hasher),
             hand_mode: false,
             disposed: false,
             effects: VecDeque::new(),
@@ -539,7 +485,7 @@ impl<R: Clone> Engine<R> {
     }
 
     /// Hard proposals waiting: the visible one first, then the queue in order.
-    pub fn pending(&self) -> Vec<ProposalInfo> {
+    pub fn pending(&self) -> Vec<ProposalInfo<R>> {
         self.queue
             .iter()
             .filter_map(|c| self.live(*c).and_then(|call| self.info(call)))
@@ -632,7 +578,7 @@ impl<R: Clone> Engine<R> {
     /// The agent's door. Never fails: the answer comes as one [`Effect::Answer`] for the
     /// returned ticket — already queued for anything decided at once (rejections, soft
     /// `needs_confirmation`, settled replays), later for calls that run or wait on a card.
-    pub fn invoke(&mut self, req: InvokeRequest, now: f64) -> Ticket {
+    pub fn invoke(&mut self, req: InvokeRequest<R>, now: f64) -> Ticket {
         self.tick(now);
         let ticket = Ticket(self.next());
         self.handle_invoke(ticket, req, now);
@@ -748,9 +694,7 @@ impl<R: Clone> Engine<R> {
             return;
         }
         // (deadline, call) pairs are unique, so the unstable sort orders them exactly.
-        heap_sort(&mut due, |a, b| {
-            a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).is_lt()
-        });
+        due.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for (_, call_ref) in due {
             let end = End::NotRun {
                 gate: Gate::Timeout,
@@ -784,7 +728,7 @@ impl<R: Clone> Engine<R> {
 
     // ---- invoke, step by step -------------------------------------------------------------
 
-    fn handle_invoke(&mut self, ticket: Ticket, req: InvokeRequest, now: f64) {
+    fn handle_invoke(&mut self, ticket: Ticket, req: InvokeRequest<R>, now: f64) {
         let InvokeRequest {
             name,
             args,
@@ -792,6 +736,7 @@ impl<R: Clone> Engine<R> {
             confirm_token,
             decline,
             host_rejection,
+            snapshot,
         } = req;
         let entry = self.actions.iter().find(|e| e.def.name == name);
         let (action, control, source) = match entry {
@@ -808,6 +753,7 @@ impl<R: Clone> Engine<R> {
             control,
             source,
             args: Rc::new(Value::Null),
+            snapshot: None,
         };
         let args = match args {
             Ok(args) => args,
@@ -822,6 +768,7 @@ impl<R: Clone> Engine<R> {
             // A snapshot of harmless size is kept for the record; a huge one is not worth it.
             if !args.deeper_than(MAX_DEPTH) && args.json_len() <= self.config.max_args_bytes {
                 refusal.args = args;
+                refusal.snapshot = snapshot;
             }
             return self.refuse_disposed(refusal, now);
         }
@@ -845,6 +792,7 @@ impl<R: Clone> Engine<R> {
             );
         }
         refusal.args = args;
+        refusal.snapshot = snapshot;
 
         if let Some(&known) = refusal
             .call_id
@@ -868,7 +816,7 @@ impl<R: Clone> Engine<R> {
             return self.refuse(refusal, Gate::Rejected, error, now);
         }
         if let Some(schema) = &entry.def.schema {
-            if let Err(error) = schema.validate(&refusal.args) {
+            if let Err(error) = schema.validate(&refusal.args, self.config.number_text) {
                 return self.refuse(refusal, Gate::Rejected, error, now);
             }
         }
@@ -884,7 +832,7 @@ impl<R: Clone> Engine<R> {
     }
 
     /// A new call passed every arrival check: start it according to its level.
-    fn admit(&mut self, action: ActionId, req: Refusal, now: f64) {
+    fn admit(&mut self, action: ActionId, req: Refusal<R>, now: f64) {
         let entry = self
             .entry(action)
             .expect("admitted calls have a live action");
@@ -908,6 +856,7 @@ impl<R: Clone> Engine<R> {
             control: req.control,
             source: req.source,
             args: req.args,
+            snapshot: req.snapshot,
             started_at: now,
             share_result,
             record_result,
@@ -959,7 +908,7 @@ impl<R: Clone> Engine<R> {
     fn resend(
         &mut self,
         known: Known,
-        req: Refusal,
+        req: Refusal<R>,
         token: Option<String>,
         decline: bool,
         host_rejection: Option<Error>,
@@ -1007,7 +956,7 @@ impl<R: Clone> Engine<R> {
     fn redeem(
         &mut self,
         token: &str,
-        req: Refusal,
+        req: Refusal<R>,
         decline: bool,
         host_rejection: Option<Error>,
         now: f64,
@@ -1027,7 +976,7 @@ impl<R: Clone> Engine<R> {
     }
 
     /// The token of a settled call was presented again.
-    fn replay_token(&mut self, seq: u64, req: Refusal, now: f64) {
+    fn replay_token(&mut self, seq: u64, req: Refusal<R>, now: f64) {
         if let Some(m) = self.memory(seq) {
             // A used (or expired, or declined) token: no second run, ever.
             if m.name != req.name || !m.args.canonical_eq(&req.args) {
@@ -1049,7 +998,7 @@ impl<R: Clone> Engine<R> {
     fn redeem_live(
         &mut self,
         call_ref: CallRef,
-        req: Refusal,
+        req: Refusal<R>,
         decline: bool,
         host_rejection: Option<Error>,
         now: f64,
@@ -1121,7 +1070,7 @@ impl<R: Clone> Engine<R> {
             return;
         }
         aliases.push(alias.clone());
-        self.call_ids.insert_new(alias, known);
+        self.call_ids.entry(alias).or_insert(known);
     }
 
     // ---- running and settling -------------------------------------------------------------
@@ -1142,6 +1091,7 @@ impl<R: Clone> Engine<R> {
             call_id: call.call_id.clone(),
             control: call.control,
             args: call.args.clone(),
+            snapshot: call.snapshot.clone(),
             approver,
         });
     }
@@ -1232,6 +1182,7 @@ impl<R: Clone> Engine<R> {
             gate,
             outcome: record_outcome,
             args: call.args.clone(),
+            snapshot: call.snapshot,
             approver,
             reason,
             started_at: call.started_at,
@@ -1308,13 +1259,13 @@ impl<R: Clone> Engine<R> {
 
     /// Answers a request refused on arrival and records it; it is not remembered, so a
     /// corrected retry with the same `callId` is judged afresh.
-    fn refuse(&mut self, req: Refusal, gate: Gate, error: Error, now: f64) {
+    fn refuse(&mut self, req: Refusal<R>, gate: Gate, error: Error, now: f64) {
         let code = error.code();
         let message = error.message();
         self.refuse_with(req, gate, code, message, now);
     }
 
-    fn refuse_disposed(&mut self, req: Refusal, now: f64) {
+    fn refuse_disposed(&mut self, req: Refusal<R>, now: f64) {
         let reason = CancelReason::Disposed;
         self.refuse_with(
             req,
@@ -1327,7 +1278,7 @@ impl<R: Clone> Engine<R> {
 
     fn refuse_with(
         &mut self,
-        req: Refusal,
+        req: Refusal<R>,
         gate: Gate,
         code: &'static str,
         message: String,
@@ -1348,6 +1299,7 @@ impl<R: Clone> Engine<R> {
             gate,
             outcome: RecordOutcome::NotRun,
             args: req.args,
+            snapshot: req.snapshot,
             approver: None,
             reason: Some(code.into()),
             started_at: now,
@@ -1404,6 +1356,7 @@ impl<R: Clone> Engine<R> {
             action: call.action,
             name: call.name.clone(),
             args: call.args.clone(),
+            snapshot: call.snapshot.clone(),
             expires_at,
             approvers,
             position: 1,
@@ -1434,11 +1387,11 @@ impl<R: Clone> Engine<R> {
             .ok()
     }
 
-    fn live(&self, call_ref: CallRef) -> Option<&Call> {
+    fn live(&self, call_ref: CallRef) -> Option<&Call<R>> {
         self.live_index(call_ref).map(|i| &*self.live[i])
     }
 
-    fn live_mut(&mut self, call_ref: CallRef) -> Option<&mut Call> {
+    fn live_mut(&mut self, call_ref: CallRef) -> Option<&mut Call<R>> {
         self.live_index(call_ref).map(|i| &mut *self.live[i])
     }
 
@@ -1470,7 +1423,7 @@ impl<R: Clone> Engine<R> {
         }
     }
 
-    fn info(&self, call: &Call) -> Option<ProposalInfo> {
+    fn info(&self, call: &Call<R>) -> Option<ProposalInfo<R>> {
         let CallState::HardPending { expires_at } = call.state else {
             return None;
         };
@@ -1480,29 +1433,18 @@ impl<R: Clone> Engine<R> {
             action: call.name.clone(),
             control: call.control,
             args: call.args.clone(),
+            snapshot: call.snapshot.clone(),
             expires_at,
         })
     }
 
     /// `prefix` + 128 random bits in hex.
     fn random_id(&mut self, prefix: &str) -> String {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut bytes = [0u8; 16];
-        self.entropy.fill(&mut bytes);
-        let mut out = String::with_capacity(prefix.len() + 32);
-        out.push_str(prefix);
-        for b in bytes {
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 15)] as char);
-        }
-        out
+        random_id(self.entropy.as_mut(), prefix)
     }
 
     fn record_id(&mut self) -> String {
-        let mut id = String::with_capacity(self.session_id.len() + 8);
-        id.push_str(&self.session_id);
-        id.push('.');
-        push_decimal(&mut id, self.next_record);
+        let id = format!("{}.{}", self.session_id, self.next_record);
         self.next_record += 1;
         id
     }
@@ -1511,7 +1453,7 @@ impl<R: Clone> Engine<R> {
 /// Every id of `memory` (its `callId`, aliases and token) that `map` points at `from` now points
 /// at `to`, or is dropped when `to` is `None`. Ids that point elsewhere are left alone.
 fn repoint<R>(map: &mut IdMap, memory: &Remembered<R>, from: Known, to: Option<Known>) {
-    let ids = core::iter::once(&memory.call_id)
+    let ids = std::iter::once(&memory.call_id)
         .chain(&memory.aliases)
         .chain(&memory.token);
     for id in ids {

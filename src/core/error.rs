@@ -1,9 +1,6 @@
 //! One error type with stable machine codes (the `code` property of errors and outcomes).
 
-use alloc::string::String;
-use core::fmt;
-
-use super::value::push_decimal;
+use std::fmt;
 
 /// Everything that can go wrong, each with a stable [`code`](Error::code) and a human message.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,24 +72,16 @@ impl Error {
 }
 
 impl Error {
-    /// The human message (what `Display` prints), built with `push_str` rather than the
-    /// formatting machinery: `to_string()` and `write!` cost more wasm than the messages.
+    /// The human message (what `Display` prints).
     pub fn message(&self) -> String {
         let text = match self {
-            Error::UnknownAction(name) => {
-                return ["no action named `", name, "` is registered"].concat()
-            }
+            Error::UnknownAction(name) => return format!("no action named `{name}` is registered"),
             Error::InvalidArgs(message)
             | Error::InvalidSpec(message)
             | Error::ElementUnavailable(message)
             | Error::RunFailed(message) => message,
             Error::ArgsTooLarge { size, max } => {
-                let mut out = String::from("args are ");
-                push_decimal(&mut out, *size as u64);
-                out.push_str(" bytes of JSON, more than the ");
-                push_decimal(&mut out, *max as u64);
-                out.push_str(" allowed");
-                return out;
+                return format!("args are {size} bytes of JSON, more than the {max} allowed")
             }
             Error::BadToken => {
                 "confirmToken does not match this call (unknown, or issued for other args or another action)"
@@ -105,7 +94,7 @@ impl Error {
             }
             Error::TooManyPending => "too many calls are already waiting for confirmation",
             Error::DuplicateAction(name) => {
-                return ["an action named `", name, "` is already registered"].concat()
+                return format!("an action named `{name}` is already registered")
             }
             Error::NotAdmin => "this approver's role may not confirm this action",
             Error::NeedsUserActivation => {
@@ -128,4 +117,4 @@ impl fmt::Display for Error {
     }
 }
 
-impl core::error::Error for Error {}
+impl std::error::Error for Error {}

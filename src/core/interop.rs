@@ -10,12 +10,13 @@
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
-use alloc::string::String;
-use alloc::vec::Vec;
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
 
 use super::control::Control;
 use super::error::Error;
-use super::value::{push_decimal, write_string, Value};
+use super::schema::push_path_key;
+use super::value::Value;
 
 /// The manifest shapes `tools(format)` can produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,89 +98,156 @@ pub const TOKEN_PARAM: &str =
 /// The description of the optional `decline` parameter of soft actions.
 pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 
-// Manifests are written here as compact JSON text, which the web layer turns into fresh JS
-// objects with one `JSON.parse`: building `Value` trees and converting them key by key cost
-// several KB of wasm for a handful of fixed shapes.
+// Manifests are plain serde values: the web layer hands them to JavaScript through
+// serde-wasm-bindgen as fresh, mutable objects (the caller's to extend), the host tests print
+// them with serde_json. Field order is the order providers document.
 
-/// Each format's entry: JSON text around the action's fields, `$0` name, `$1` description,
-/// `$2` input schema, `$3` control, `$4` readOnly, `$5` idempotent, `$6` MCP annotations.
-///
-/// Responses function tools are strict by default; strict mode demands every property be
-/// required and `additionalProperties: false`, which an optional `confirmToken` (and most app
-/// schemas) are not: hence `"strict":false`.
-fn entry_template(format: ToolFormat) -> &'static str {
-    match format {
-        ToolFormat::Json => {
-            r#"{"name":$0,"description":$1,"control":$3,"inputSchema":$2,"readOnly":$4,"idempotent":$5}"#
-        }
-        ToolFormat::OpenAi => {
-            r#"{"type":"function","function":{"name":$0,"description":$1,"parameters":$2}}"#
-        }
-        ToolFormat::OpenAiResponses => {
-            r#"{"type":"function","name":$0,"description":$1,"parameters":$2,"strict":false}"#
-        }
-        ToolFormat::Anthropic => r#"{"name":$0,"description":$1,"input_schema":$2}"#,
-        ToolFormat::Mcp => r#"{"name":$0,"description":$1,"inputSchema":$2,"annotations":$6}"#,
-    }
+/// One action's entry in a manifest; each variant is one [`ToolFormat`]'s shape.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ToolEntry<'a> {
+    /// `{name, description, control, inputSchema, readOnly, idempotent}`.
+    Json {
+        /// The action's name.
+        name: &'a str,
+        /// As declared.
+        description: &'a str,
+        /// `"open" | "soft" | "hard"`.
+        control: &'static str,
+        /// As declared (see [`InputSchema`]).
+        #[serde(rename = "inputSchema")]
+        input_schema: InputSchema<'a>,
+        /// The `readOnly` hint.
+        #[serde(rename = "readOnly")]
+        read_only: bool,
+        /// The `idempotent` hint.
+        idempotent: bool,
+    },
+    /// `{type: "function", function: {name, description, parameters}}`.
+    OpenAi {
+        /// Always `"function"`.
+        #[serde(rename = "type")]
+        kind: &'static str,
+        /// The function.
+        function: OpenAiFunction<'a>,
+    },
+    /// `{type: "function", name, description, parameters, strict: false}`.
+    ///
+    /// Responses function tools are strict by default; strict mode demands every property be
+    /// required and `additionalProperties: false`, which an optional `confirmToken` (and most
+    /// app schemas) are not: hence `strict: false`.
+    OpenAiResponses {
+        /// Always `"function"`.
+        #[serde(rename = "type")]
+        kind: &'static str,
+        /// The action's name.
+        name: &'a str,
+        /// What the agent reads (see [`agent_description`]).
+        description: String,
+        /// The arguments' schema.
+        parameters: InputSchema<'a>,
+        /// Always false.
+        strict: bool,
+    },
+    /// `{name, description, input_schema}`.
+    Anthropic {
+        /// The action's name.
+        name: &'a str,
+        /// What the agent reads.
+        description: String,
+        /// The arguments' schema.
+        input_schema: InputSchema<'a>,
+    },
+    /// `{name, description, inputSchema, annotations}`.
+    Mcp {
+        /// The action's name.
+        name: &'a str,
+        /// What the agent reads.
+        description: String,
+        /// The arguments' schema.
+        #[serde(rename = "inputSchema")]
+        input_schema: InputSchema<'a>,
+        /// The hints.
+        annotations: McpAnnotations,
+    },
 }
 
-/// Appends `template`, with `part` writing each `$n` (one digit `n`) in its place.
-fn fill(out: &mut String, template: &str, part: &mut dyn FnMut(&mut String, u8)) {
-    let mut slot = false;
-    for &b in template.as_bytes() {
-        if slot {
-            part(out, b);
-            slot = false;
-        } else if b == b'$' {
-            slot = true;
-        } else {
-            out.push(char::from(b));
-        }
-    }
+/// The `function` of an OpenAI Chat Completions tool.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpenAiFunction<'a> {
+    /// The action's name.
+    pub name: &'a str,
+    /// What the agent reads.
+    pub description: String,
+    /// The arguments' schema.
+    pub parameters: InputSchema<'a>,
 }
 
-fn json_bool(b: bool) -> &'static str {
-    if b {
-        "true"
-    } else {
-        "false"
-    }
+/// MCP tool annotations. MCP's defaults are `readOnlyHint: false`, `destructiveHint: true`, so
+/// every hint that differs from them is spelled out: a client that maps hints back with
+/// [`control_from_mcp_annotations`] gets `open` for read-only open actions, `hard` for hard
+/// ones and `soft` for the rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct McpAnnotations {
+    /// True for open actions marked `readOnly`.
+    #[serde(rename = "readOnlyHint", skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// True for hard actions, false for the others unless read-only.
+    #[serde(rename = "destructiveHint", skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    /// True when the action is marked `idempotent`.
+    #[serde(rename = "idempotentHint", skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
 }
 
-/// The manifest for `format`, as JSON text: one entry per action, in the order given.
-pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> String {
-    let mut out = String::from("[");
-    for (i, tool) in tools.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_entry(&mut out, format, tool);
-    }
-    out.push(']');
-    out
+/// The manifest for `format`: one entry per action, in the order given.
+pub fn manifest<'a>(format: ToolFormat, tools: &[ToolInfo<'a>]) -> Vec<ToolEntry<'a>> {
+    tools.iter().map(|tool| tool_entry(format, tool)).collect()
 }
 
-/// One action's manifest entry, as JSON text.
-pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> String {
-    let mut out = String::new();
-    write_entry(&mut out, format, tool);
-    out
-}
-
-fn write_entry(out: &mut String, format: ToolFormat, tool: &ToolInfo<'_>) {
+/// One action's manifest entry.
+pub fn tool_entry<'a>(format: ToolFormat, tool: &ToolInfo<'a>) -> ToolEntry<'a> {
     // The neutral listing keeps the app's words and schema; the providers' entries get the
     // gate's sentence and, for soft actions, the token parameters.
-    let neutral = format == ToolFormat::Json;
-    fill(out, entry_template(format), &mut |out, slot| match slot {
-        b'0' => write_string(out, tool.name),
-        b'1' if neutral => write_string(out, tool.description),
-        b'1' => write_string(out, &agent_description(tool.description, tool.control)),
-        b'2' => write_input_schema(out, tool, !neutral && tool.control == Control::Soft),
-        b'3' => write_string(out, tool.control.as_str()),
-        b'4' => out.push_str(json_bool(tool.read_only)),
-        b'5' => out.push_str(json_bool(tool.idempotent)),
-        _ => write_mcp_annotations(out, tool),
-    });
+    let soft_params = format != ToolFormat::Json && tool.control == Control::Soft;
+    let schema = input_schema(tool, soft_params);
+    let description = || agent_description(tool.description, tool.control);
+    match format {
+        ToolFormat::Json => ToolEntry::Json {
+            name: tool.name,
+            description: tool.description,
+            control: tool.control.as_str(),
+            input_schema: schema,
+            read_only: tool.read_only,
+            idempotent: tool.idempotent,
+        },
+        ToolFormat::OpenAi => ToolEntry::OpenAi {
+            kind: "function",
+            function: OpenAiFunction {
+                name: tool.name,
+                description: description(),
+                parameters: schema,
+            },
+        },
+        ToolFormat::OpenAiResponses => ToolEntry::OpenAiResponses {
+            kind: "function",
+            name: tool.name,
+            description: description(),
+            parameters: schema,
+            strict: false,
+        },
+        ToolFormat::Anthropic => ToolEntry::Anthropic {
+            name: tool.name,
+            description: description(),
+            input_schema: schema,
+        },
+        ToolFormat::Mcp => ToolEntry::Mcp {
+            name: tool.name,
+            description: description(),
+            input_schema: schema,
+            annotations: mcp_annotations(tool),
+        },
+    }
 }
 
 /// The description an agent reads: the app's words, then one sentence about the gate.
@@ -202,101 +270,107 @@ pub fn agent_description(description: &str, control: Control) -> String {
     out
 }
 
-/// MCP tool annotations, as JSON text. MCP's defaults are `readOnlyHint: false`,
-/// `destructiveHint: true`, so every hint that differs from them is spelled out: a client that
-/// maps hints back with [`control_from_mcp_annotations`] gets `open` for read-only open
-/// actions, `hard` for hard ones and `soft` for the rest.
-fn write_mcp_annotations(out: &mut String, tool: &ToolInfo<'_>) {
-    out.push_str(if tool.control == Control::Open && tool.read_only {
-        r#"{"readOnlyHint":true"#
-    } else if tool.control == Control::Hard {
-        r#"{"destructiveHint":true"#
-    } else {
-        r#"{"destructiveHint":false"#
-    });
-    if tool.idempotent {
-        out.push_str(r#","idempotentHint":true"#);
+/// An action's MCP hints (see [`McpAnnotations`]).
+pub fn mcp_annotations(tool: &ToolInfo<'_>) -> McpAnnotations {
+    let read_only = tool.control == Control::Open && tool.read_only;
+    McpAnnotations {
+        read_only: read_only.then_some(true),
+        destructive: (!read_only).then_some(tool.control == Control::Hard),
+        idempotent: tool.idempotent.then_some(true),
     }
-    out.push('}');
 }
 
-/// The arguments' schema as providers accept it, as JSON text: always an object schema at the
-/// root.
+/// The arguments' schema as providers accept it: always an object schema at the root.
 ///
 /// No `input` → `{type: "object", properties: {}}`; an `input` whose JSON Schema is unknown
 /// (a Standard Schema without export) or whose root is not an object schema → the permissive
 /// `{type: "object"}`; else the declared schema with `type: "object"` made explicit and first,
 /// and a root `$schema` dropped. With `soft_params`, the optional `confirmToken` and `decline`
 /// properties are added last to `properties` (never to `required`), which is created if absent.
-pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> String {
-    let mut out = String::new();
-    write_input_schema(&mut out, tool, soft_params);
-    out
+#[derive(Clone, Copy, Debug)]
+pub struct InputSchema<'a> {
+    /// The declared schema's fields, when it is an object schema.
+    given: Option<&'a [(String, Value)]>,
+    /// Write `properties` (empty, or only the soft parameters) when `given` has none.
+    add_properties: bool,
+    soft_params: bool,
 }
 
-fn write_input_schema(out: &mut String, tool: &ToolInfo<'_>, soft_params: bool) {
-    out.push_str(r#"{"type":"object""#);
-    // Whether `properties` is still to be written at the end.
-    let mut add_properties = soft_params || !tool.has_input;
-    if let (true, Some(Value::Object(given))) = (tool.has_input, tool.input_schema) {
-        if is_object_schema(given) {
-            for (key, value) in given {
-                if key == "type" || key == "$schema" {
-                    continue;
-                }
-                out.push(',');
-                write_string(out, key);
-                out.push(':');
-                if soft_params && key == "properties" {
-                    add_properties = false;
-                    // `properties` that is not an object is not a schema a provider takes
-                    // anyway: it becomes the two soft parameters alone.
+/// [`InputSchema`] for one action; see there.
+pub fn input_schema<'a>(tool: &ToolInfo<'a>, soft_params: bool) -> InputSchema<'a> {
+    let given = match (tool.has_input, tool.input_schema) {
+        (true, Some(Value::Object(fields))) if is_object_schema(fields) => Some(fields.as_slice()),
+        _ => None,
+    };
+    let declares_properties = given.is_some_and(|g| g.iter().any(|(k, _)| k == "properties"));
+    InputSchema {
+        given,
+        add_properties: (soft_params || !tool.has_input) && !declares_properties,
+        soft_params,
+    }
+}
+
+impl Serialize for InputSchema<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("type", "object")?;
+        for (key, value) in self.given.unwrap_or_default() {
+            match key.as_str() {
+                "type" | "$schema" => {}
+                // `properties` that is not an object is not a schema a provider takes anyway:
+                // it becomes the two soft parameters alone.
+                "properties" if self.soft_params => {
                     let props = match value {
                         Value::Object(props) => props.as_slice(),
                         _ => &[],
                     };
-                    write_properties(out, props, true);
-                } else {
-                    value.write_json_exact(out);
+                    map.serialize_entry(key, &Properties(props, true))?;
                 }
+                _ => map.serialize_entry(key, value)?,
             }
         }
+        if self.add_properties {
+            map.serialize_entry("properties", &Properties(&[], self.soft_params))?;
+        }
+        map.end()
     }
-    if add_properties {
-        out.push_str(r#","properties":"#);
-        write_properties(out, &[], soft_params);
-    }
-    out.push('}');
 }
 
-/// A `properties` object; with `soft_params`, any `confirmToken` and `decline` the app declared
-/// give way to the soft parameters, added last.
-fn write_properties(out: &mut String, props: &[(String, Value)], soft_params: bool) {
-    out.push('{');
-    let mut first = true;
-    for (key, value) in props {
-        if soft_params && (key == "confirmToken" || key == "decline") {
-            continue;
+/// A `properties` object; with the flag, any `confirmToken` and `decline` the app declared give
+/// way to the soft parameters, added last.
+struct Properties<'a>(&'a [(String, Value)], bool);
+
+/// A soft action's extra parameter: `{type, description}`.
+#[derive(Serialize)]
+struct Param {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    description: &'static str,
+}
+
+impl Serialize for Properties<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Properties(props, soft_params) = *self;
+        let mut map = serializer.serialize_map(None)?;
+        for (key, value) in props {
+            if !(soft_params && (key == "confirmToken" || key == "decline")) {
+                map.serialize_entry(key, value)?;
+            }
         }
-        if !first {
-            out.push(',');
+        if soft_params {
+            let token = Param {
+                kind: "string",
+                description: TOKEN_PARAM,
+            };
+            let decline = Param {
+                kind: "boolean",
+                description: DECLINE_PARAM,
+            };
+            map.serialize_entry("confirmToken", &token)?;
+            map.serialize_entry("decline", &decline)?;
         }
-        first = false;
-        write_string(out, key);
-        out.push(':');
-        value.write_json_exact(out);
+        map.end()
     }
-    if soft_params {
-        if !first {
-            out.push(',');
-        }
-        out.push_str(r#""confirmToken":{"type":"string","description":"#);
-        write_string(out, TOKEN_PARAM);
-        out.push_str(r#"},"decline":{"type":"boolean","description":"#);
-        write_string(out, DECLINE_PARAM);
-        out.push('}');
-    }
-    out.push('}');
 }
 
 /// A root schema whose `type` is absent or `"object"`.
@@ -395,38 +469,18 @@ pub fn issues_error(issues: &[(Vec<PathStep>, String)]) -> Error {
         out.push_str("args");
         for step in path {
             match step {
-                PathStep::Key(key) if is_identifier(key) => {
-                    out.push('.');
-                    out.push_str(key);
-                }
-                PathStep::Key(key) => {
-                    out.push('[');
-                    write_string(&mut out, key);
-                    out.push(']');
-                }
-                PathStep::Index(n) => {
-                    out.push('[');
-                    push_decimal(&mut out, u64::from(*n));
-                    out.push(']');
-                }
+                PathStep::Key(key) => push_path_key(&mut out, key),
+                PathStep::Index(n) => out.push_str(&format!("[{n}]")),
             }
         }
         out.push_str(": ");
         out.push_str(message);
     }
     if issues.len() > MAX_ISSUES {
-        out.push_str("; and ");
-        push_decimal(&mut out, (issues.len() - MAX_ISSUES) as u64);
-        out.push_str(" more");
+        out.push_str(&format!("; and {} more", issues.len() - MAX_ISSUES));
     }
     if issues.is_empty() {
         out.push_str("args: rejected by the input schema");
     }
     Error::InvalidArgs(out)
-}
-
-fn is_identifier(key: &str) -> bool {
-    let mut chars = key.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }

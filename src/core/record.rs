@@ -1,10 +1,9 @@
 //! What the agent gets back ([`Outcome`]) and what the app's audit log gets ([`ActionRecord`]).
 
-use alloc::rc::Rc;
-use alloc::string::String;
+use std::rc::Rc;
 
 use super::control::{Control, ControlSource};
-use super::engine::CallRef;
+use super::ids::CallRef;
 use super::value::Value;
 
 /// Where a call stands.
@@ -130,6 +129,8 @@ pub struct ActionRecord<R> {
     pub outcome: RecordOutcome<R>,
     /// The argument snapshot (`null` when the host could not read the args at all).
     pub args: Rc<Value>,
+    /// The host's own copy of the snapshot, when it handed one in.
+    pub snapshot: Option<R>,
     /// Who confirmed a hard card.
     pub approver: Option<Approver>,
     /// Machine code for rejected / cancelled / timeout / needs_hand_mode.

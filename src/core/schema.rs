@@ -12,13 +12,8 @@
 //! As in JSON Schema, a keyword only constrains values of its kind: `minLength` says nothing
 //! about a number, `properties` nothing about an array.
 
-use alloc::boxed::Box;
-use alloc::string::String;
-use alloc::vec::Vec;
-
 use super::error::Error;
-use super::float;
-use super::value::{push_decimal, write_number, write_string, Value};
+use super::value::Value;
 
 const TYPE_NULL: u8 = 1;
 const TYPE_BOOLEAN: u8 = 2;
@@ -117,11 +112,12 @@ impl Schema {
     }
 
     /// Validates arguments; the first failure is [`Error::InvalidArgs`] naming its path,
-    /// e.g. `args.items[2].title: expected string`.
-    pub fn validate(&self, args: &Value) -> Result<(), Error> {
+    /// e.g. `args.items[2].title: expected string`. A bound in the message (`must be at most
+    /// 0.5`) is printed by `number_text` (see [`Config::number_text`](super::engine::Config)).
+    pub fn validate(&self, args: &Value, number_text: fn(f64) -> String) -> Result<(), Error> {
         let mut path = Vec::new();
         check(&self.root, args, &mut path)
-            .map_err(|message| Error::InvalidArgs(render(&path, message)))
+            .map_err(|message| Error::InvalidArgs(render(&path, message, number_text)))
     }
 }
 
@@ -140,7 +136,7 @@ fn push_key(path: &mut String, key: &str) {
 
 fn count(value: &Value, path: &str) -> Result<usize, Error> {
     match value {
-        Value::Number(n) if float::is_whole(*n) && *n >= 0.0 && *n < 4_294_967_296.0 => {
+        Value::Number(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 4_294_967_296.0 => {
             Ok(*n as usize)
         }
         _ => Err(spec_error(path, "must be a non-negative integer")),
@@ -258,21 +254,12 @@ enum Step<'a> {
     Index(usize),
 }
 
-fn render(path: &[Step<'_>], message: Failure) -> String {
+fn render(path: &[Step<'_>], message: Failure, number_text: fn(f64) -> String) -> String {
     let mut out = String::from("args");
     for step in path {
         match step {
-            Step::Key(key) if is_identifier(key) => push_key(&mut out, key),
-            Step::Key(key) => {
-                out.push('[');
-                write_string(&mut out, key);
-                out.push(']');
-            }
-            Step::Index(i) => {
-                out.push('[');
-                push_decimal(&mut out, *i as u64);
-                out.push(']');
-            }
+            Step::Key(key) => push_path_key(&mut out, key),
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
         }
     }
     out.push_str(": ");
@@ -293,7 +280,7 @@ fn render(path: &[Step<'_>], message: Failure) -> String {
         Failure::Text(text) => out.push_str(text),
         Failure::Bound(text, bound) => {
             out.push_str(text);
-            push_number(&mut out, bound);
+            out.push_str(&number_text(bound));
         }
     }
     out
@@ -307,17 +294,29 @@ fn is_identifier(key: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
 }
 
-/// A bound from the schema; whole numbers print exactly, fractions as JSON does.
-fn push_number(out: &mut String, n: f64) {
-    if float::is_whole(n) && n.abs() < 9.0e15 {
-        if n < 0.0 {
-            out.push('-');
-        }
-        push_decimal(out, n.abs() as u64);
-    } else {
-        // Not `Value::write_json`: that would link its string and container printing too.
-        write_number(out, n);
+/// One key of a path in a message, as JavaScript would write it: `.title` for an identifier,
+/// else `["a b"]`, the key double-quoted with quotes, backslashes and control characters
+/// escaped. (Standard Schema issues are rendered with it too.)
+pub(crate) fn push_path_key(out: &mut String, key: &str) {
+    if is_identifier(key) {
+        push_key(out, key);
+        return;
     }
+    out.push_str("[\"");
+    for c in key.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if c < ' ' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]");
 }
 
 /// Why a value failed, rendered with its path only when needed.
@@ -334,7 +333,7 @@ fn type_of(value: &Value) -> u8 {
         Value::Object(_) => TYPE_OBJECT,
         Value::Array(_) => TYPE_ARRAY,
         Value::String(_) => TYPE_STRING,
-        Value::Number(n) if float::is_whole(*n) => TYPE_NUMBER | TYPE_INTEGER,
+        Value::Number(n) if n.fract() == 0.0 => TYPE_NUMBER | TYPE_INTEGER,
         Value::Number(_) => TYPE_NUMBER,
     }
 }
@@ -371,9 +370,7 @@ fn check<'a>(node: &'a Node, value: &'a Value, path: &mut Vec<Step<'a>>) -> Resu
         }
         Value::String(s) => {
             if node.min_length.is_some() || node.max_length.is_some() {
-                // Code points, counted as the bytes that start one (not 0b10xxxxxx):
-                // `chars().count()` brings in a 0.8 KB word-at-a-time counter.
-                let chars = s.bytes().filter(|b| (*b as i8) >= -0x40).count();
+                let chars = s.chars().count();
                 if let Some(min) = node.min_length {
                     if chars < min {
                         return Err(Failure::Bound(

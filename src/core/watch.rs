@@ -6,13 +6,10 @@
 //! the host (in the browser: the JS record object and the row's element), which is how JSON
 //! Lines are produced: the host serializes each kept record exactly as `onActionRecord` got it.
 
-use alloc::collections::VecDeque;
-use alloc::string::String;
+use std::collections::VecDeque;
 
 use super::control::Control;
-use super::float;
 use super::record::{ActionRecord, Gate, RecordOutcome};
-use super::value::push_decimal;
 
 /// How many rows the panel keeps by default: a long session must not grow the page without
 /// limit. Counts keep going; only the oldest rows are dropped.
@@ -201,27 +198,18 @@ pub fn outcome_text<R>(outcome: &RecordOutcome<R>, reason: Option<&str>) -> Stri
 /// `1 min 0 s`. Negative or non-finite input reads as `0 ms`.
 pub fn duration_text(ms: f64) -> String {
     let ms = if ms.is_finite() && ms > 0.0 {
-        float::round(ms) as u64
+        ms.round() as u64
     } else {
         0
     };
-    let mut s = String::new();
     if ms < 1000 {
-        push_decimal(&mut s, ms);
-        s.push_str(" ms");
+        format!("{ms} ms")
     } else if ms < 60_000 {
-        push_decimal(&mut s, ms / 1000);
-        s.push('.');
-        push_decimal(&mut s, ms % 1000 / 100);
-        s.push_str(" s");
+        format!("{}.{} s", ms / 1000, ms % 1000 / 100)
     } else {
         let secs = ms / 1000;
-        push_decimal(&mut s, secs / 60);
-        s.push_str(" min ");
-        push_decimal(&mut s, secs % 60);
-        s.push_str(" s");
+        format!("{} min {} s", secs / 60, secs % 60)
     }
-    s
 }
 
 /// `HH:MM:SS.mmm` of an epoch-ms instant, shifted to local time by JavaScript's
@@ -229,26 +217,13 @@ pub fn duration_text(ms: f64) -> String {
 pub fn time_text(epoch_ms: f64, tz_offset_minutes: f64) -> String {
     let local = epoch_ms - tz_offset_minutes * 60_000.0;
     let local = if local.is_finite() { local } else { 0.0 };
-    // Whole milliseconds first, then integer arithmetic: `%` on an f64 pulls libm's `fmod`
-    // into the wasm. JS dates lie within ±8.64e15 ms, well inside i64 (`as` saturates beyond).
-    let day_ms = (float::floor(local) as i64).rem_euclid(86_400_000) as u64;
-    let mut s = String::with_capacity(12);
-    for (value, sep) in [
-        (day_ms / 3_600_000, ':'),
-        (day_ms / 60_000 % 60, ':'),
-        (day_ms / 1000 % 60, '.'),
-    ] {
-        push_padded(&mut s, value, 2);
-        s.push(sep);
-    }
-    push_padded(&mut s, day_ms % 1000, 3);
-    s
-}
-
-fn push_padded(s: &mut String, value: u64, width: usize) {
-    let start = s.len();
-    push_decimal(s, value);
-    while s.len() - start < width {
-        s.insert(start, '0');
-    }
+    // JS dates lie within ±8.64e15 ms, well inside i64 (`as` saturates beyond).
+    let day_ms = (local.floor() as i64).rem_euclid(86_400_000) as u64;
+    format!(
+        "{:02}:{:02}:{:02}.{:03}",
+        day_ms / 3_600_000,
+        day_ms / 60_000 % 60,
+        day_ms / 1000 % 60,
+        day_ms % 1000
+    )
 }

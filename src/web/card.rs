@@ -41,21 +41,21 @@
 //! Confirm carries `data-armed="false"` during the arm delay (drawn darker, never at lower
 //! contrast) and `"true"` after.
 
-use alloc::boxed::Box;
-use alloc::rc::Rc;
-use core::cell::RefCell;
+use std::cell::RefCell;
+use std::rc::Rc;
 
+use gloo_timers::callback::{Interval, Timeout};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Document, Element, Event, HtmlButtonElement, HtmlDialogElement, HtmlElement, KeyboardEvent,
-    Node, Performance, ShadowRoot,
+    Performance, ShadowRoot,
 };
 
-use super::cells::Borrows;
+use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
-use super::timer::Timer;
+use super::time::{now, timeout};
 use crate::core::card::{countdown_text, position_text, CardModel};
 
 /// What the person decided on the card.
@@ -122,22 +122,19 @@ type Shared = Rc<RefCell<CurrentCard>>;
 /// made it has returned (the callback may close, re-show or drop the layer).
 fn decide(shared: &Shared, decision: Decision) {
     let (handler, generation) = {
-        let mut card = shared.write();
+        let mut card = shared.borrow_mut();
         match card.on_decision.take() {
             Some(handler) => (handler, card.generation),
             None => return,
         }
     };
     let shared = shared.clone();
-    js::when_settled(
-        &JsValue::UNDEFINED,
-        Box::new(move |_, _| {
-            let still_current = shared.read().generation == generation;
-            if still_current {
-                handler(decision);
-            }
-        }),
-    );
+    wasm_bindgen_futures::spawn_local(async move {
+        let still_current = shared.borrow().generation == generation;
+        if still_current {
+            handler(decision);
+        }
+    });
 }
 
 /// The SDK's hard confirmation card: one host element, a closed shadow root, one reusable
@@ -157,13 +154,9 @@ pub struct CardLayer {
     shared: Shared,
     /// Where focus was before the card opened; restored by `close`.
     return_focus: Option<HtmlElement>,
-    ticker: Option<Timer>,
-    arming: Option<Timer>,
+    ticker: Option<Interval>,
+    arming: Option<Timeout>,
     _listeners: [EventListener; 5],
-}
-
-fn set_hidden(element: &Element, hidden: bool) {
-    let _ = element.toggle_attribute_with_force("hidden", hidden);
 }
 
 /// The focused element, looking inside open shadow roots (a closed one yields its host).
@@ -184,26 +177,56 @@ impl CardLayer {
             .and_then(|window| window.performance())
             .ok_or_else(|| JsValue::from_str("coworkkit: no performance clock"))?;
 
-        let root = js::host(container, "coworkkit-card", "card", CSS);
-        let host = root.host();
-        let el = |parent: &Node, tag, attrs| js::el(parent, tag, attrs, None);
+        let (host, root) = shadow_host(container, "coworkkit-card", "card", CSS)?;
         let dialog = el(
             &root,
             "dialog",
-            "part\ncard\nrole\nalertdialog\naria-modal\ntrue\naria-labelledby\nck-title\n\
-             aria-describedby\nck-summary",
-        );
-        let position = el(&dialog, "p", "part\nposition\nhidden\n");
-        let title = el(&dialog, "h2", "part\ntitle\nid\nck-title");
-        let summary = el(&dialog, "p", "part\nsummary\nid\nck-summary");
-        let notice = el(&dialog, "p", "part\nnotice\nid\nck-notice\nhidden\n");
-        let actions = el(&dialog, "div", "part\nactions");
+            &[
+                ("part", "card"),
+                ("role", "alertdialog"),
+                ("aria-modal", "true"),
+                ("aria-labelledby", "ck-title"),
+                ("aria-describedby", "ck-summary"),
+            ],
+            None,
+        )?;
+        let position = el(&dialog, "p", &[("part", "position"), ("hidden", "")], None)?;
+        let title = el(
+            &dialog,
+            "h2",
+            &[("part", "title"), ("id", "ck-title")],
+            None,
+        )?;
+        let summary = el(
+            &dialog,
+            "p",
+            &[("part", "summary"), ("id", "ck-summary")],
+            None,
+        )?;
+        let notice = el(
+            &dialog,
+            "p",
+            &[("part", "notice"), ("id", "ck-notice"), ("hidden", "")],
+            None,
+        )?;
+        let actions = el(&dialog, "div", &[("part", "actions")], None)?;
         // Announcing every second would drown the card out for screen-reader users.
-        let countdown = el(&actions, "span", "part\ncountdown\naria-live\noff");
-        let cancel: HtmlButtonElement =
-            el(&actions, "button", "part\ncancel\ntype\nbutton").unchecked_into();
-        let confirm: HtmlButtonElement =
-            el(&actions, "button", "part\nconfirm\ntype\nbutton").unchecked_into();
+        let countdown = el(
+            &actions,
+            "span",
+            &[("part", "countdown"), ("aria-live", "off")],
+            None,
+        )?;
+        let button = |part| {
+            el(
+                &actions,
+                "button",
+                &[("part", part), ("type", "button")],
+                None,
+            )
+        };
+        let cancel: HtmlButtonElement = button("cancel")?.unchecked_into();
+        let confirm: HtmlButtonElement = button("confirm")?.unchecked_into();
         let dialog: HtmlDialogElement = dialog.unchecked_into();
 
         let shared: Shared = Rc::new(RefCell::new(CurrentCard {
@@ -223,18 +246,18 @@ impl CardLayer {
                 }
                 // The event's own time (when the input happened) is stricter than "now"
                 // when the main thread was busy; fall back to now if a browser gives none.
-                let now = performance.now();
+                let performance_now = performance.now();
                 let stamp = event.time_stamp();
-                let at = if stamp > 0.0 && stamp < now {
+                let at = if stamp > 0.0 && stamp < performance_now {
                     stamp
                 } else {
-                    now
+                    performance_now
                 };
                 let armed = {
-                    let card = shared.read();
+                    let card = shared.borrow();
                     card.confirm_allowed
                         && at - card.shown_at >= card.arm_delay_ms
-                        && js_sys::Date::now() < card.expires_at
+                        && now() < card.expires_at
                 };
                 if armed {
                     decide(&shared, Decision::Confirm);
@@ -322,7 +345,7 @@ impl CardLayer {
         let was_open = self.dialog.open();
         {
             // Until the new card is in place, nothing decides anything.
-            let mut card = self.shared.write();
+            let mut card = self.shared.borrow_mut();
             card.on_decision = None;
             card.generation = card.generation.wrapping_add(1);
         }
@@ -338,9 +361,8 @@ impl CardLayer {
         set_hidden(&self.notice, model.notice.is_none());
         self.dialog.set_attribute("aria-describedby", describedby)?;
         self.update_position(model.position, model.total);
-        self.countdown.set_text_content(Some(&countdown_text(
-            model.expires_at - js_sys::Date::now(),
-        )));
+        self.countdown
+            .set_text_content(Some(&countdown_text(model.expires_at - now())));
         self.cancel.set_text_content(Some(&model.labels.cancel));
         self.confirm.set_text_content(Some(&model.labels.confirm));
         self.confirm.set_disabled(!model.confirm_allowed);
@@ -357,7 +379,7 @@ impl CardLayer {
         let _ = self.cancel.focus();
 
         {
-            let mut card = self.shared.write();
+            let mut card = self.shared.borrow_mut();
             card.on_decision = Some(on_decision);
             card.shown_at = self.performance.now();
             card.arm_delay_ms = arm_delay_ms;
@@ -366,12 +388,11 @@ impl CardLayer {
         }
 
         let (countdown, expires_at) = (self.countdown.clone(), model.expires_at);
-        self.ticker = Some(Timer::interval(1000, move || {
-            countdown.set_text_content(Some(&countdown_text(expires_at - js_sys::Date::now())));
+        self.ticker = Some(Interval::new(1000, move || {
+            countdown.set_text_content(Some(&countdown_text(expires_at - now())));
         }));
         let confirm = self.confirm.clone();
-        // `as` saturates: a NaN or negative delay arms at once, a huge one never does.
-        self.arming = Some(Timer::timeout(arm_delay_ms as u32, move || {
+        self.arming = Some(timeout(arm_delay_ms, move || {
             let _ = confirm.set_attribute("data-armed", "true");
         }));
         Ok(())
@@ -389,7 +410,7 @@ impl CardLayer {
     /// before the card opened, if that element is still in the document.
     pub fn close(&mut self) {
         {
-            let mut card = self.shared.write();
+            let mut card = self.shared.borrow_mut();
             card.on_decision = None;
             card.generation = card.generation.wrapping_add(1);
         }

@@ -51,22 +51,14 @@
 //!
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 
-use alloc::borrow::ToOwned;
-use alloc::string::String;
-use alloc::vec::Vec;
-use core::cell::RefCell;
+use std::cell::RefCell;
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::JsValue;
 
-use super::cells::{Borrows, OneThread};
 use super::js;
 use crate::core::error::Error;
 use crate::core::value::Value;
-
-/// Deeper than this is refused: it is never useful for an agent's arguments, and it bounds the
-/// recursion (a cyclic object is caught here too). `CkArgs` in js.rs has the same number.
-pub const MAX_DEPTH: usize = 64;
 
 /// Reads a JS value as plain JSON data. `budget` is the largest JSON size (in UTF-8 bytes)
 /// that is acceptable; going past it is `args_too_large` even before the walk ends.
@@ -373,15 +365,17 @@ const NAME_SLOTS: usize = 64;
 /// How many call ids [`seed_call_id`] keeps.
 const ID_SLOTS: usize = 4;
 
-static KEYS: OneThread<RefCell<Vec<(usize, JsValue)>>> = OneThread(RefCell::new(Vec::new()));
-static NAMES: OneThread<RefCell<Vec<(String, JsValue)>>> = OneThread(RefCell::new(Vec::new()));
-static IDS: OneThread<RefCell<Vec<(String, JsValue)>>> = OneThread(RefCell::new(Vec::new()));
+thread_local! {
+    static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
+    static NAMES: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
+    static IDS: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
 
 /// The JS string for a fixed name, made once. Building every record, outcome and `ctx` key
 /// from UTF-8 on each call (a `TextDecoder` round trip per key) was most of an `invoke`'s cost.
 pub fn key(name: &'static str) -> JsValue {
     KEYS.with(|keys| {
-        let mut keys = keys.write();
+        let mut keys = keys.borrow_mut();
         let at = name.as_ptr() as usize;
         if let Some((_, js)) = keys.iter().find(|(p, _)| *p == at) {
             return js.clone();
@@ -398,7 +392,7 @@ pub fn key(name: &'static str) -> JsValue {
 /// [`seed_call_id`]); the rest is a small least-recently-used cache by content.
 pub fn name(text: &str) -> JsValue {
     let id = IDS.with(|ids| {
-        let ids = ids.read();
+        let ids = ids.borrow();
         ids.iter()
             .rev()
             .find(|(s, _)| s == text)
@@ -408,7 +402,7 @@ pub fn name(text: &str) -> JsValue {
         return js;
     }
     NAMES.with(|names| {
-        let mut names = names.write();
+        let mut names = names.borrow_mut();
         // Most recently used last, and searched first: a hot action's name and the session id
         // stay near the end while the one-off strings pass through.
         if let Some(at) = names.iter().rposition(|(s, _)| s == text) {
@@ -441,7 +435,7 @@ extern "C" {
 /// new id, which would push the recurring names out of it and lengthen every search.
 pub fn seed_call_id(text: &str, js: &JsValue) {
     IDS.with(|ids| {
-        let mut ids = ids.write();
+        let mut ids = ids.borrow_mut();
         if ids.len() == ID_SLOTS {
             ids.remove(0);
         }

@@ -41,20 +41,17 @@
 //! Without a declared `input`, `fill` and `select` actions get the schema
 //! `{type:"object", properties:{value:{type:"string"}}, required:["value"]}`.
 
-use alloc::boxed::Box;
-use alloc::rc::{Rc, Weak};
-use alloc::string::String;
-use alloc::vec;
-use alloc::vec::Vec;
+use std::cell::{Cell, RefCell};
+use std::rc::Weak;
 
-use js_sys::Object;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Document, Element, Event, HtmlButtonElement, ShadowRoot};
+use web_sys::{Document, Element, Event, HtmlButtonElement};
 
-use super::api::{js_error, Coworkkit, EventKind, Inner};
-use super::cells::Borrows;
-use super::convert::{get, set};
+use super::convert::get;
+use super::dom::{el, shadow_host};
+use super::events::EventKind;
+use super::instance::Instance;
 use super::js;
 use super::listener::EventListener;
 use crate::core::engine::ActionId;
@@ -71,6 +68,7 @@ pub(crate) enum Operation {
 }
 
 /// An element action's target and operation, as declared.
+#[derive(Clone)]
 pub(crate) struct ElementTarget {
     /// An `Element`, or a selector string resolved at call time.
     element: JsValue,
@@ -241,31 +239,13 @@ const CSS: &str = concat!(
     "@media(prefers-reduced-motion:reduce){[part=track],[part=track]::after{transition:none}}",
 );
 
-/// A host element with a closed shadow root holding the shared stylesheet; removed on drop.
-struct Host {
-    host: Element,
-    root: ShadowRoot,
-}
-
-impl Host {
-    fn new(parent: &Element, tag: &str, kind: &str) -> Host {
-        let root = js::host(parent, tag, kind, CSS);
-        Host {
-            host: root.host(),
-            root,
-        }
-    }
-
-    /// Appends the host to `parent` once its content is built.
-    fn attach(self, parent: &Element) -> Result<Host, JsValue> {
-        parent.append_child(&self.host)?;
-        Ok(self)
-    }
-}
+/// A host element with a closed shadow root holding the shared stylesheet, in the page until
+/// dropped.
+struct Host(Element);
 
 impl Drop for Host {
     fn drop(&mut self) {
-        self.host.remove();
+        self.0.remove();
     }
 }
 
@@ -284,27 +264,24 @@ struct Switch {
 }
 
 /// Hand mode's DOM: the badge while armed, the mounted switches, the `visibilitychange`
-/// listener. Owned by the instance; dropping it removes everything.
+/// listener. (Whether it is armed is the engine's: element actions are gated there.)
 #[derive(Default)]
-pub(crate) struct HandUi {
-    badge: Option<Badge>,
-    switches: Vec<Switch>,
-    next_switch: u32,
-    visibility: Option<EventListener>,
+pub(crate) struct HandMode {
+    badge: RefCell<Option<Badge>>,
+    switches: RefCell<Vec<Switch>>,
+    next_switch: Cell<u32>,
+    visibility: RefCell<Option<EventListener>>,
 }
 
 /// Runs `f` on the instance in a microtask: DOM listeners use this so that whatever `f`
 /// triggers (app listeners of `handmode`, `dispose()`) may drop the listener that called it.
-fn later(weak: &Weak<Inner>, f: impl FnOnce(&Inner) + 'static) {
+fn later(weak: &Weak<Instance>, f: impl FnOnce(&Instance) + 'static) {
     let weak = weak.clone();
-    super::js::when_settled(
-        &JsValue::UNDEFINED,
-        Box::new(move |_, _| {
-            if let Some(inner) = weak.upgrade() {
-                f(&inner);
-            }
-        }),
-    );
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(inst) = weak.upgrade() {
+            f(&inst);
+        }
+    });
 }
 
 /// `navigator.userActivation.isActive`; false (fail closed) where the browser lacks it.
@@ -314,126 +291,99 @@ fn user_activation_active() -> bool {
         .is_some_and(|v| v.is_truthy())
 }
 
-impl Inner {
-    /// Arms Hand mode: only during transient user activation, never after `dispose()`.
-    pub(crate) fn arm_hand_mode(&self) -> Result<(), Error> {
-        if self.disposed.get() {
+impl HandMode {
+    /// Arms Hand mode: only during transient user activation in a visible page, never after
+    /// `dispose()`.
+    pub(crate) fn arm(&self, inst: &Instance) -> Result<(), Error> {
+        if inst.disposed.get() {
             return Err(Error::Disposed);
         }
         if !user_activation_active() || document().is_none_or(|d| d.hidden()) {
             return Err(Error::NeedsUserActivation);
         }
-        self.set_hand_mode(true);
+        self.set(inst, true);
         Ok(())
     }
 
     /// Sets Hand mode, redraws the badge and switches, and emits `handmode` on a change.
-    pub(crate) fn set_hand_mode(&self, armed: bool) {
-        if self.engine.read().hand_mode() == armed {
+    pub(crate) fn set(&self, inst: &Instance, armed: bool) {
+        if inst.engine.borrow().hand_mode() == armed {
             return;
         }
-        self.engine.write().set_hand_mode(armed);
-        {
-            let mut ui = self.hand.write();
-            ui.badge = if armed { self.badge() } else { None };
-            if armed && ui.visibility.is_none() {
-                if let Some(document) = document() {
-                    let weak = self.me.clone();
-                    ui.visibility = Some(EventListener::new(
-                        &document.clone(),
-                        "visibilitychange",
-                        move |_| {
-                            if document.hidden() {
-                                later(&weak, |inner| inner.set_hand_mode(false));
-                            }
-                        },
-                    ));
-                }
-            }
-            let checked = if armed { "true" } else { "false" };
-            for switch in &ui.switches {
-                let _ = switch.button.set_attribute("aria-checked", checked);
+        inst.engine.borrow_mut().set_hand_mode(armed);
+        let badge = if armed { badge(inst) } else { None };
+        let old = self.badge.replace(badge);
+        drop(old);
+        if armed && self.visibility.borrow().is_none() {
+            if let Some(document) = document() {
+                let weak = inst.me.clone();
+                let listener =
+                    EventListener::new(&document.clone(), "visibilitychange", move |_| {
+                        if document.hidden() {
+                            later(&weak, |inst| inst.hand.set(inst, false));
+                        }
+                    });
+                *self.visibility.borrow_mut() = Some(listener);
             }
         }
-        self.emit(EventKind::HandMode, &JsValue::from_bool(armed));
-    }
-
-    fn sdk_parent(&self, element: Option<Element>) -> Option<Element> {
-        element
-            .or_else(|| self.container.clone())
-            .or_else(|| document()?.body().map(Into::into))
-    }
-
-    fn badge(&self) -> Option<Badge> {
-        let parent = self.sdk_parent(None)?;
-        let build = || -> Result<Badge, JsValue> {
-            let host = Host::new(&parent, "coworkkit-hand", "hand");
-            let badge = js::el(&host.root, "div", "part\nbadge\nrole\nstatus", None);
-            js::el(
-                &badge,
-                "span",
-                "part\nlabel",
-                Some("The agent may use this page"),
-            );
-            let stop = js::el(&badge, "button", "part\nstop\ntype\nbutton", Some("Stop"));
-            let host = host.attach(&parent)?;
-            // Stopping is always safe, so any click counts.
-            let weak = self.me.clone();
-            let stop = EventListener::new(&stop, "click", move |_| {
-                later(&weak, |inner| inner.set_hand_mode(false));
-            });
-            Ok(Badge {
-                _host: host,
-                _stop: stop,
-            })
-        };
-        build()
-            .map_err(|e| {
-                web_sys::console::error_2(&"coworkkit: could not draw the badge".into(), &e)
-            })
-            .ok()
-    }
-
-    fn mount_switch(&self, element: Option<Element>) -> Result<u32, JsValue> {
-        if self.disposed.get() {
-            return Err(js_error(&Error::Disposed));
+        let checked = if armed { "true" } else { "false" };
+        for switch in self.switches.borrow().iter() {
+            let _ = switch.button.set_attribute("aria-checked", checked);
         }
-        let parent = self
+        inst.events
+            .emit(EventKind::HandMode, &JsValue::from_bool(armed));
+    }
+
+    /// Draws a switch into `element` (default: the SDK's parent); returns its id for
+    /// [`unmount_switch`](Self::unmount_switch).
+    pub(crate) fn mount_switch(
+        &self,
+        inst: &Instance,
+        element: Option<Element>,
+    ) -> Result<u32, JsValue> {
+        if inst.disposed.get() {
+            return Err(Error::Disposed.into());
+        }
+        let parent = inst
             .sdk_parent(element)
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the switch in"))?;
-        let host = Host::new(&parent, "coworkkit-switch", "switch");
-        let armed = self.engine.read().hand_mode();
-        // Two whole literals: joining the state on costs more code than the bytes it saves.
-        let attrs = if armed {
-            "part\nswitch\ntype\nbutton\nrole\nswitch\naria-checked\ntrue"
+        let (host, root) = shadow_host(&parent, "coworkkit-switch", "switch", CSS)?;
+        let host = Host(host);
+        let checked = if inst.engine.borrow().hand_mode() {
+            "true"
         } else {
-            "part\nswitch\ntype\nbutton\nrole\nswitch\naria-checked\nfalse"
+            "false"
         };
-        let button: HtmlButtonElement = js::el(&host.root, "button", attrs, None).unchecked_into();
-        js::el(&button, "span", "part\ntrack", None);
-        js::el(
+        let attrs = [
+            ("part", "switch"),
+            ("type", "button"),
+            ("role", "switch"),
+            ("aria-checked", checked),
+        ];
+        let button: HtmlButtonElement = el(&root, "button", &attrs, None)?.unchecked_into();
+        el(&button, "span", &[("part", "track")], None)?;
+        el(
             &button,
             "span",
-            "part\nlabel",
+            &[("part", "label")],
             Some("Let the agent use this page"),
-        );
-        let host = host.attach(&parent)?;
-        let weak = self.me.clone();
-        // Arming needs a real person: a trusted click, whose activation `armHandMode` checks.
+        )?;
+        parent.append_child(&host.0)?;
+        let weak = inst.me.clone();
+        // Arming needs a real person: a trusted click, whose activation `arm` checks.
         let click = EventListener::new(&button, "click", move |event: Event| {
             let trusted = event.is_trusted();
-            later(&weak, move |inner| {
-                if inner.engine.read().hand_mode() {
-                    inner.set_hand_mode(false);
+            later(&weak, move |inst| {
+                if inst.engine.borrow().hand_mode() {
+                    inst.hand.set(inst, false);
                 } else if trusted {
-                    let _ = inner.arm_hand_mode();
+                    let _ = inst.hand.arm(inst);
                 }
             });
         });
-        let mut ui = self.hand.write();
-        let id = ui.next_switch;
-        ui.next_switch += 1;
-        ui.switches.push(Switch {
+        let id = self.next_switch.get();
+        self.next_switch.set(id.wrapping_add(1));
+        self.switches.borrow_mut().push(Switch {
             id,
             button,
             _host: host,
@@ -442,40 +392,55 @@ impl Inner {
         Ok(id)
     }
 
+    /// Removes a mounted switch; a second call does nothing.
+    pub(crate) fn unmount_switch(&self, id: u32) {
+        // Taken out under the borrow, dropped (removing its DOM) after it.
+        let gone = {
+            let mut switches = self.switches.borrow_mut();
+            let at = switches.iter().position(|s| s.id == id);
+            at.map(|i| switches.remove(i))
+        };
+        drop(gone);
+    }
+
     /// `Some(why)` when the element action `name` cannot take its operation now; checked at
-    /// `invoke` only while armed (disarmed, the engine answers `needs_hand_mode` first).
-    pub(crate) fn element_rejection(&self, name: &str, args: Option<&Value>) -> Option<Error> {
-        if !self.engine.read().hand_mode() {
-            return None;
-        }
-        let id = self.engine.read().action(name)?.0;
-        let actions = self.actions.read();
-        let target = actions.get(&id)?.element.as_ref()?;
+    /// arrival only while armed (disarmed, the engine answers `needs_hand_mode` first).
+    pub(crate) fn rejection(
+        &self,
+        inst: &Instance,
+        name: &str,
+        args: Option<&Value>,
+    ) -> Option<Error> {
+        let id = {
+            let engine = inst.engine.borrow();
+            if !engine.hand_mode() {
+                return None;
+            }
+            engine.action(name)?.0
+        };
+        let target = inst.registry.with(id, |a| a.element.clone()).flatten()?;
         let value = match (target.operation, args) {
             (Operation::Click, _) | (_, None) => Ok(None),
             (_, Some(args)) => value_arg(args).map(Some),
         };
-        check(target, value.as_ref().ok().copied().flatten(), false)
+        check(&target, value.as_ref().ok().copied().flatten(), false)
             .err()
             .or(value.err())
     }
 
     /// Performs the element action `action`, checking Hand mode and the element again; `None`
     /// when `action` is not an element action (the caller runs `run`).
-    pub(crate) fn perform_element(
+    pub(crate) fn perform(
         &self,
+        inst: &Instance,
         action: ActionId,
         args: &Value,
     ) -> Option<Result<JsValue, Error>> {
-        let target = {
-            let actions = self.actions.read();
-            let target = actions.get(&action)?.element.as_ref()?;
-            ElementTarget {
-                element: target.element.clone(),
-                operation: target.operation,
-            }
-        };
-        if !self.engine.read().hand_mode() {
+        let target = inst
+            .registry
+            .with(action, |a| a.element.clone())
+            .flatten()?;
+        if !inst.engine.borrow().hand_mode() {
             return Some(Err(Error::HandModeOff));
         }
         // No borrow is held: the events run the app's handlers, which may call back in.
@@ -483,57 +448,50 @@ impl Inner {
     }
 
     /// Removes the badge and the switches and disarms (from `dispose()`).
-    pub(crate) fn dispose_hand(&self) {
-        let was_armed = self.engine.read().hand_mode();
-        self.engine.write().set_hand_mode(false);
-        let ui = core::mem::take(&mut *self.hand.write());
-        drop(ui);
+    pub(crate) fn dispose(&self, inst: &Instance) {
+        let was_armed = inst.engine.borrow().hand_mode();
+        inst.engine.borrow_mut().set_hand_mode(false);
+        let badge = self.badge.take();
+        let switches = self.switches.take();
+        let visibility = self.visibility.take();
+        drop((badge, switches, visibility));
         if was_armed {
-            self.emit(EventKind::HandMode, &JsValue::FALSE);
+            inst.events.emit(EventKind::HandMode, &JsValue::FALSE);
         }
     }
 }
 
-#[wasm_bindgen]
-impl Coworkkit {
-    /// Arms Hand mode (element actions may run). Only during transient user activation — inside
-    /// a click or key handler — else throws an `Error` with code `needs_user_activation`.
-    #[wasm_bindgen(js_name = armHandMode)]
-    pub fn arm_hand_mode(&self) -> Result<(), JsValue> {
-        self.inner.arm_hand_mode().map_err(|e| js_error(&e))
-    }
-
-    /// Disarms Hand mode; element actions settle `needs_hand_mode` again.
-    #[wasm_bindgen(js_name = disarmHandMode)]
-    pub fn disarm_hand_mode(&self) {
-        self.inner.set_hand_mode(false);
-    }
-
-    /// Whether Hand mode is armed.
-    #[wasm_bindgen(getter, js_name = handMode)]
-    pub fn hand_mode(&self) -> bool {
-        self.inner.engine.read().hand_mode()
-    }
-
-    /// Draws the SDK's Hand mode switch into `element` (default: the `container` option, else
-    /// `document.body`); returns a handle whose `dispose()` removes it.
-    #[wasm_bindgen(js_name = mountHandModeSwitch, unchecked_return_type = "MountHandle")]
-    pub fn mount_hand_mode_switch(&self, element: Option<Element>) -> Result<JsValue, JsValue> {
-        let id = self.inner.mount_switch(element)?;
-        let weak = Rc::downgrade(&self.inner);
-        let dispose = Closure::<dyn FnMut()>::new(move || {
-            if let Some(inner) = weak.upgrade() {
-                // Taken out under the borrow, dropped (removing its DOM) after it.
-                let gone = {
-                    let switches = &mut inner.hand.write().switches;
-                    let at = switches.iter().position(|s| s.id == id);
-                    at.map(|i| switches.remove(i))
-                };
-                drop(gone);
-            }
+/// The badge, drawn into the SDK's parent; `None` (logged) when it cannot be.
+fn badge(inst: &Instance) -> Option<Badge> {
+    let parent = inst.sdk_parent(None)?;
+    let build = || -> Result<Badge, JsValue> {
+        let (host, root) = shadow_host(&parent, "coworkkit-hand", "hand", CSS)?;
+        let host = Host(host);
+        let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], None)?;
+        el(
+            &badge,
+            "span",
+            &[("part", "label")],
+            Some("The agent may use this page"),
+        )?;
+        let stop = el(
+            &badge,
+            "button",
+            &[("part", "stop"), ("type", "button")],
+            Some("Stop"),
+        )?;
+        parent.append_child(&host.0)?;
+        // Stopping is always safe, so any click counts.
+        let weak = inst.me.clone();
+        let stop = EventListener::new(&stop, "click", move |_| {
+            later(&weak, |inst| inst.hand.set(inst, false));
         });
-        let handle = Object::new();
-        set(&handle, "dispose", dispose.into_js_value());
-        Ok(Object::freeze(&handle).into())
-    }
+        Ok(Badge {
+            _host: host,
+            _stop: stop,
+        })
+    };
+    build()
+        .map_err(|e| web_sys::console::error_2(&"coworkkit: could not draw the badge".into(), &e))
+        .ok()
 }

@@ -2,7 +2,7 @@
 //! `controlFromMcpAnnotations(annotations)`, and Standard Schema `input`s.
 //!
 //! The shapes and rules live in [`crate::core::interop`]; this module only reads JS values into
-//! [`Value`]s, asks the engine (through [`Inner::invoke_request`]) and writes plain JS back.
+//! [`Value`]s, asks the engine (through the instance's `invoke_request`) and writes plain JS back.
 //!
 //! Standard Schema (<https://standardschema.dev>): `input["~standard"].validate(args)` judges
 //! each call, on a fresh frozen copy of the arguments as read (plain JSON), so the library sees
@@ -11,25 +11,21 @@
 //! For manifests, a Standard JSON Schema export (`~standard.jsonSchema.input(...)`, as zod 4
 //! has) or the spec's `inputJsonSchema` gives the JSON Schema; else it is `{type: "object"}`.
 
-use alloc::rc::Rc;
-use alloc::string::String;
-use alloc::vec::Vec;
+use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise, JSON};
+use js_sys::{Array, Function, Object, Promise};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::api::{js_error, Coworkkit, Inner};
-use super::cells::Borrows;
-use super::convert::{get, read_tool_call, read_value, set, ToolCallFields};
+use super::convert::{get, read_tool_call, read_value, set, write_frozen, ToolCallFields};
+use super::instance::Instance;
 use super::js;
 use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
 use crate::core::error::Error;
-use crate::core::float;
 use crate::core::interop::{
-    control_from_mcp_hints, issues_error, manifest, take_confirm_fields, PathStep, ToolFormat,
-    ToolInfo,
+    issues_error, manifest, take_confirm_fields, PathStep, ToolFormat, ToolInfo,
 };
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -113,13 +109,7 @@ pub(crate) struct ActionInput {
 /// A Standard JSON Schema export larger than this is not worth putting in a manifest.
 const MAX_EXPORT_BYTES: usize = 1 << 20;
 
-fn spec_error(name: &str, message: &str) -> Error {
-    let mut text = String::with_capacity(name.len() + message.len() + 2);
-    text.push_str(name);
-    text.push_str(": ");
-    text.push_str(message);
-    Error::InvalidSpec(text)
-}
+use super::registry::spec_error;
 
 /// Reads a spec's `input` (a JSON Schema subset or a Standard Schema) and `inputJsonSchema`.
 pub(crate) fn read_input(
@@ -171,11 +161,10 @@ pub(crate) fn read_input(
         ));
     }
     let value = read_value(&input, usize::MAX).map_err(|e| {
+        let why = e.message();
         spec_error(
             name,
-            &(String::from("input is not a JSON Schema or a Standard Schema (")
-                + &e.message()
-                + ")"),
+            &format!("input is not a JSON Schema or a Standard Schema ({why})"),
         )
     })?;
     // The manifest shows `Schema::source` unless `inputJsonSchema` says otherwise.
@@ -211,83 +200,83 @@ pub(crate) enum Check {
     Later(Promise),
 }
 
-impl Inner {
-    /// Runs the action's Standard Schema (if any) on the arguments of a call about to reach
-    /// the engine. Calls the engine already refuses (unreadable args, another host rejection)
-    /// are not validated.
-    pub(crate) fn standard_check(&self, request: &InvokeRequest) -> Check {
-        if request.host_rejection.is_some() {
-            return Check::Pass;
-        }
-        let Ok(args) = &request.args else {
-            return Check::Pass;
-        };
-        let standard = {
-            let engine = self.engine.read();
-            let Some((id, ..)) = engine.action(&request.name) else {
-                return Check::Pass;
-            };
-            let actions = self.actions.read();
-            actions.get(&id).and_then(|a| a.input.standard.clone())
-        };
-        let Some((props, validate)) = standard else {
-            return Check::Pass;
-        };
-        // No borrow is held from here on: `validate` is library code and may call back in.
-        let copy = super::convert::write_frozen(args);
-        match validate.call1(&props, &copy) {
-            Err(thrown) => Check::Fail(thrown_error(&thrown)),
-            Ok(result) if result.is_object() && get(&result, "then").is_function() => {
-                Check::Later(Promise::resolve(&result))
-            }
-            Ok(result) => verdict(&result).map_or(Check::Pass, Check::Fail),
-        }
+/// Runs the action's Standard Schema (if any) on the arguments of a call about to reach the
+/// engine. Calls the engine already refuses (unreadable args, another host rejection) are not
+/// validated.
+pub(crate) fn standard_check(inst: &Instance, request: &InvokeRequest<JsValue>) -> Check {
+    if request.host_rejection.is_some() {
+        return Check::Pass;
     }
+    let Ok(args) = &request.args else {
+        return Check::Pass;
+    };
+    let Some(id) = inst.engine.borrow().action(&request.name).map(|a| a.0) else {
+        return Check::Pass;
+    };
+    let Some((props, validate)) = inst
+        .registry
+        .with(id, |a| a.input.standard.clone())
+        .flatten()
+    else {
+        return Check::Pass;
+    };
+    // No borrow is held from here on: `validate` is library code and may call back in. It
+    // gets a copy of its own, so nothing it does can reach the call's snapshot.
+    let copy = write_frozen(args);
+    match validate.call1(&props, &copy) {
+        Err(thrown) => Check::Fail(thrown_error(&thrown)),
+        Ok(result) if result.is_object() && get(&result, "then").is_function() => {
+            Check::Later(Promise::resolve(&result))
+        }
+        Ok(result) => verdict(&result).map_or(Check::Pass, Check::Fail),
+    }
+}
 
-    /// Builds the engine request for a provider tool call.
-    fn tool_request(&self, call: ToolCallFields) -> InvokeRequest {
-        let ToolCallFields {
-            name, id, mut args, ..
-        } = call;
-        let soft = matches!(
-            self.engine.read().action(&name),
-            Some((_, _, Control::Soft, _))
-        );
-        let mut fields = None;
-        if let (true, Ok(args)) = (soft, &mut args) {
-            fields = Some(take_confirm_fields(args));
-        }
-        let mut request = InvokeRequest {
-            name,
-            args: args.map(Rc::new),
-            call_id: None,
-            confirm_token: None,
-            decline: false,
-            host_rejection: None,
-        };
-        match id {
-            Some(id) if !id.is_empty() && id.len() <= 256 => request.call_id = Some(id),
-            Some(_) => {
-                request.host_rejection = Some(Error::InvalidArgs(
-                    "the tool call's id must be a non-empty string of at most 256 bytes".into(),
-                ))
-            }
-            None => {}
-        }
-        if let Some(fields) = fields {
-            request.confirm_token = fields.token;
-            request.decline = fields.decline;
-            if let Some(error) = fields.error {
-                request.host_rejection.get_or_insert(error);
-            }
-        }
-        // As `invoke` does: with Hand mode on, an unavailable element refuses the call on arrival.
-        if request.host_rejection.is_none() {
-            let args = request.args.as_deref().ok();
-            request.host_rejection = self.element_rejection(&request.name, args);
-        }
-        request
+/// Builds the engine request for a provider tool call.
+fn tool_request(inst: &Instance, call: ToolCallFields) -> InvokeRequest<JsValue> {
+    let ToolCallFields {
+        name, id, mut args, ..
+    } = call;
+    let soft = matches!(
+        inst.engine.borrow().action(&name),
+        Some((_, _, Control::Soft, _))
+    );
+    let mut fields = None;
+    if let (true, Ok(args)) = (soft, &mut args) {
+        fields = Some(take_confirm_fields(args));
     }
+    let mut request = InvokeRequest {
+        name,
+        // Made once, from the args the engine keeps, so `run`, the card and the record share it.
+        snapshot: args.as_ref().ok().map(write_frozen),
+        args: args.map(Rc::new),
+        call_id: None,
+        confirm_token: None,
+        decline: false,
+        host_rejection: None,
+    };
+    match id {
+        Some(id) if !id.is_empty() && id.len() <= 256 => request.call_id = Some(id),
+        Some(_) => {
+            request.host_rejection = Some(Error::InvalidArgs(
+                "the tool call's id must be a non-empty string of at most 256 bytes".into(),
+            ))
+        }
+        None => {}
+    }
+    if let Some(fields) = fields {
+        request.confirm_token = fields.token;
+        request.decline = fields.decline;
+        if let Some(error) = fields.error {
+            request.host_rejection.get_or_insert(error);
+        }
+    }
+    // As `invoke` does: with Hand mode on, an unavailable element refuses the call on arrival.
+    if request.host_rejection.is_none() {
+        let args = request.args.as_deref().ok();
+        request.host_rejection = inst.hand.rejection(inst, &request.name, args);
+    }
+    request
 }
 
 /// A settled `validate` result: `None` when valid, else the issues as `invalid_args`.
@@ -328,7 +317,7 @@ fn path_step(segment: &JsValue) -> Option<PathStep> {
         segment.clone()
     };
     if let Some(n) = key.as_f64() {
-        if n >= 0.0 && float::is_whole(n) && n < 4_294_967_296.0 {
+        if n >= 0.0 && n.fract() == 0.0 && n < 4_294_967_296.0 {
             return Some(PathStep::Index(n as u32));
         }
     }
@@ -341,90 +330,58 @@ pub(crate) fn thrown_error(thrown: &JsValue) -> Error {
         .as_string()
         .or_else(|| get(thrown, "message").as_string())
         .unwrap_or_default();
-    Error::InvalidArgs(String::from("args: the input schema's validate threw: ") + &message)
+    Error::InvalidArgs(format!(
+        "args: the input schema's validate threw: {message}"
+    ))
 }
 
-/// Fresh, mutable JS objects from the JSON text the core writes (manifests are the caller's to
-/// extend, unlike the frozen snapshots). The text is always valid JSON.
-fn parse_plain(text: &str) -> JsValue {
-    JSON::parse(text).unwrap_or(JsValue::NULL)
-}
-
-#[wasm_bindgen]
-impl Coworkkit {
-    /// The manifest of every registered action for an LLM: `"json" | "openai" |
-    /// "openai-responses" | "anthropic" | "mcp"` (SPEC §7). Fresh plain objects each time;
-    /// an unknown format throws `invalid_spec`.
-    #[wasm_bindgen(unchecked_return_type = "ToolManifest")]
-    pub fn tools(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "ToolFormat")] format: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let name = format
-            .as_string()
-            .unwrap_or_else(|| "(not a string)".into());
-        let format = ToolFormat::parse(&name).map_err(|e| js_error(&e))?;
-        let engine = self.inner.engine.read();
-        if engine.is_disposed() {
-            return Ok(Array::new().into());
-        }
-        let actions = self.inner.actions.read();
-        // A plain loop: `map(..).collect()` monomorphizes iterator helpers for one short list.
-        let mut tools = Vec::new();
-        for (id, def, control, _) in engine.actions() {
-            let input = actions.get(&id).map(|a| &a.input);
-            tools.push(ToolInfo {
-                name: &def.name,
-                description: &def.description,
-                control,
-                read_only: def.read_only,
-                idempotent: def.idempotent,
-                // An element action's implied schema (`fill`'s `value`) is in `def.schema`.
-                input_schema: input
-                    .and_then(|i| i.json_schema.as_ref())
-                    .or(def.schema.as_ref().map(Schema::source)),
-                has_input: def.schema.is_some() || input.is_some_and(|i| i.declared),
-            });
-        }
-        Ok(parse_plain(&manifest(format, &tools)))
+/// The manifest of every registered action for an LLM (SPEC §7): fresh plain objects each
+/// time (the caller's to extend); an unknown format is `invalid_spec`.
+pub(crate) fn tools(inst: &Instance, format: &JsValue) -> Result<JsValue, Error> {
+    let name = format
+        .as_string()
+        .unwrap_or_else(|| "(not a string)".into());
+    let format = ToolFormat::parse(&name)?;
+    let engine = inst.engine.borrow();
+    if engine.is_disposed() {
+        return Ok(Array::new().into());
     }
-
-    /// Runs a provider tool call (OpenAI Chat, OpenAI Responses or Anthropic) through `invoke`
-    /// and answers in the matching tool-result shape, the outcome as compact JSON content.
-    /// The provider's call id is the `callId`, so a re-sent call never runs twice. Never
-    /// rejects: a malformed call is a `rejected` outcome in the closest shape.
-    #[wasm_bindgen(js_name = handleToolCall, unchecked_return_type = "Promise<ToolResult>")]
-    pub fn handle_tool_call(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "ToolCall")] call: JsValue,
-    ) -> Promise {
-        let max = self.inner.engine.read().config().max_args_bytes;
-        let call = read_tool_call(&call, max);
-        let (kind, id, name) = (call.kind, call.id.clone(), call.name.clone());
-        let request = self.inner.tool_request(call);
-        let outcome = self.inner.invoke_request(request);
-        // The answer is shaped in JS once the outcome settles, from the call's own data only:
-        // a hard call may wait minutes for a person, and must not keep the instance alive.
-        js::answer(&outcome, kind, id, &name)
-    }
+    let inputs: Vec<_> = engine
+        .actions()
+        .map(|(id, ..)| inst.registry.with(id, |a| a.input.clone()))
+        .collect();
+    let tools: Vec<ToolInfo<'_>> = engine
+        .actions()
+        .zip(&inputs)
+        .map(|((_, def, control, _), input)| ToolInfo {
+            name: &def.name,
+            description: &def.description,
+            control,
+            read_only: def.read_only,
+            idempotent: def.idempotent,
+            // An element action's implied schema (`fill`'s `value`) is in `def.schema`.
+            input_schema: input
+                .as_ref()
+                .and_then(|i| i.json_schema.as_ref())
+                .or(def.schema.as_ref().map(Schema::source)),
+            has_input: def.schema.is_some() || input.as_ref().is_some_and(|i| i.declared),
+        })
+        .collect();
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    Ok(manifest(format, &tools)
+        .serialize(&serializer)
+        .unwrap_or_else(|_| Array::new().into()))
 }
 
-/// MCP tool annotations → control level (SPEC §7), with MCP's defaults (`readOnlyHint: false`,
-/// `destructiveHint: true`): read-only → `"open"`; destructive or unannotated → `"hard"`;
-/// otherwise `"soft"`.
-#[wasm_bindgen(js_name = controlFromMcpAnnotations, unchecked_return_type = "Control")]
-pub fn control_from_mcp(
-    #[wasm_bindgen(unchecked_param_type = "McpToolAnnotations | null | undefined")]
-    annotations: JsValue,
-) -> String {
-    let hint = |key| {
-        if annotations.is_object() {
-            get(&annotations, key).as_bool()
-        } else {
-            None
-        }
-    };
-    control_from_mcp_hints(hint("readOnlyHint"), hint("destructiveHint"))
-        .as_str()
-        .into()
+/// Runs a provider tool call through the engine (SPEC §7) and answers in the matching
+/// tool-result shape. Never rejects.
+pub(crate) fn handle_tool_call(inst: &Instance, call: &JsValue) -> Promise {
+    let max = inst.engine.borrow().config().max_args_bytes;
+    let call = read_tool_call(call, max);
+    let (kind, id, name) = (call.kind, call.id.clone(), call.name.clone());
+    let request = tool_request(inst, call);
+    let outcome = inst.invoke_request(request);
+    // The answer is shaped in JS once the outcome settles, from the call's own data only:
+    // a hard call may wait minutes for a person, and must not keep the instance alive.
+    js::answer(&outcome, kind, id, &name)
 }

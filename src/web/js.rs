@@ -20,9 +20,6 @@
 //! The reasons behind the JS live here and in `convert`, in one place; `scripts/build-pkg`
 //! minifies what ships.
 
-use alloc::boxed::Box;
-use alloc::string::String;
-
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, Node, ShadowRoot};

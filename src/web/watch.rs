@@ -22,25 +22,20 @@
 //! `chip control` (with `data-control`), `chip gate` (with `data-gate`), `outcome`,
 //! `duration`, `args`.
 
-use alloc::boxed::Box;
-use alloc::rc::{Rc, Weak};
-use alloc::string::String;
-use alloc::vec::Vec;
-use core::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
 
-use js_sys::{Object, JSON};
+use js_sys::JSON;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, Node};
 
-use super::api::{js_error, Coworkkit, Inner};
-use super::cells::Borrows;
-use super::convert::{get, set};
+use super::convert::get;
+use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
-use crate::core::error::Error;
 use crate::core::record::{ActionRecord, Gate};
-use crate::core::value::push_decimal;
 use crate::core::watch::{WatchModel, WatchRow, RECORD_GATES, WATCH_ROWS_MAX};
 
 const CSS: &str = concat!(
@@ -81,7 +76,7 @@ struct RowPayload {
 }
 
 /// The panel's model and the elements that show it, shared with its listeners.
-struct PanelState {
+pub(crate) struct PanelState {
     model: WatchModel<RowPayload>,
     rows: Element,
     /// `None` is "All".
@@ -89,6 +84,9 @@ struct PanelState {
 }
 
 type Shared = Rc<RefCell<PanelState>>;
+
+/// A panel's state, for its handle's `jsonLines()`; gone once the panel is.
+pub(crate) type PanelRef = Weak<RefCell<PanelState>>;
 
 /// One mounted panel: its host (removed on drop), its state and its listeners.
 struct Panel {
@@ -107,18 +105,63 @@ impl Drop for Panel {
 /// The instance's mounted panels.
 #[derive(Default)]
 pub(crate) struct WatchPanels {
-    next: u32,
-    list: Vec<Panel>,
+    next: Cell<u32>,
+    list: RefCell<Vec<Panel>>,
 }
 
-fn set_hidden(element: &Element, hidden: bool) {
-    let _ = element.toggle_attribute_with_force("hidden", hidden);
+impl WatchPanels {
+    /// Draws a panel into `parent`; returns its id (for [`unmount`](Self::unmount)) and its
+    /// state (for `jsonLines()`).
+    pub(crate) fn mount(&self, parent: &Element) -> Result<(u32, PanelRef), JsValue> {
+        let (host, state, listeners) = build_panel(parent)?;
+        let state_ref = Rc::downgrade(&state);
+        let id = self.next.get();
+        self.next.set(id.wrapping_add(1));
+        self.list.borrow_mut().push(Panel {
+            id,
+            host,
+            state,
+            _listeners: listeners,
+        });
+        Ok((id, state_ref))
+    }
+
+    /// Removes a panel; a second call does nothing.
+    pub(crate) fn unmount(&self, id: u32) {
+        // Taken out under the borrow, dropped (removing its DOM) after it.
+        let gone = {
+            let mut list = self.list.borrow_mut();
+            let at = list.iter().position(|p| p.id == id);
+            at.map(|i| list.remove(i))
+        };
+        drop(gone);
+    }
+
+    /// Shows `record` (`js` is the object `onActionRecord` receives) on every panel.
+    pub(crate) fn feed<R>(&self, record: &ActionRecord<R>, js: &JsValue) {
+        for panel in self.list.borrow().iter() {
+            if let Err(e) = panel.state.borrow_mut().push(record, js) {
+                web_sys::console::error_2(
+                    &"coworkkit: the Watch panel could not draw a row".into(),
+                    &e,
+                );
+            }
+        }
+    }
+
+    /// Removes every panel (from `dispose()`).
+    pub(crate) fn clear(&self) {
+        let panels = self.list.take();
+        drop(panels);
+    }
 }
 
-fn count_text(n: u64) -> String {
-    let mut s = String::new();
-    push_decimal(&mut s, n);
-    s
+/// What a panel's handle reads: its JSON Lines, or nothing once it is gone.
+pub(crate) fn json_lines(panel: &PanelRef) -> String {
+    panel
+        .upgrade()
+        .map(|state| state.borrow().json_lines())
+        .unwrap_or_default()
 }
 
 impl PanelState {
@@ -126,12 +169,12 @@ impl PanelState {
         let gate = record.gate.as_str();
         // Made at the end of the list, then moved to the top: newest first.
         let first = self.rows.first_child();
-        let li = js::el(
+        let li = el(
             &self.rows,
             "li",
-            &["part\nrow\ndata-gate\n", gate].concat(),
+            &[("part", "row"), ("data-gate", gate)],
             None,
-        );
+        )?;
         let tz = js_sys::Date::new(&record.settled_at.into()).get_timezone_offset();
         let row = WatchRow::from_record(
             record,
@@ -141,33 +184,30 @@ impl PanelState {
                 li: li.clone(),
             },
         );
-        let text =
-            |parent: &Node, tag, attrs: &str, value: &str| js::el(parent, tag, attrs, Some(value));
-        text(&li, "time", "part\ntime", &row.time);
-        text(&li, "span", "part\naction", &row.action);
+        let text = |parent: &Node, tag, attrs: &[(&str, &str)], value: &str| {
+            el(parent, tag, attrs, Some(value))
+        };
+        text(&li, "time", &[("part", "time")], &row.time)?;
+        text(&li, "span", &[("part", "action")], &row.action)?;
         let control = row.control.as_str();
+        let control_attrs = [("part", "chip control"), ("data-control", control)];
+        text(&li, "span", &control_attrs, control)?;
         text(
             &li,
             "span",
-            &["part\nchip control\ndata-control\n", control].concat(),
-            control,
-        );
-        text(
-            &li,
-            "span",
-            &["part\nchip gate\ndata-gate\n", gate].concat(),
+            &[("part", "chip gate"), ("data-gate", gate)],
             gate,
-        );
-        text(&li, "span", "part\noutcome", &row.outcome);
-        text(&li, "span", "part\nduration", &row.duration);
-        let details = js::el(&li, "details", "part\nargs", None);
-        text(&details, "summary", "", "args");
+        )?;
+        text(&li, "span", &[("part", "outcome")], &row.outcome)?;
+        text(&li, "span", &[("part", "duration")], &row.duration)?;
+        let details = el(&li, "details", &[("part", "args")], None)?;
+        text(&details, "summary", &[], "args")?;
         let args =
             JSON::stringify_with_replacer_and_space(&get(js, "args"), &JsValue::NULL, &2.into())
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-        text(&details, "pre", "", &args);
+        text(&details, "pre", &[], &args)?;
 
         let pushed = self.model.push(row);
         set_hidden(&li, !pushed.visible);
@@ -182,7 +222,7 @@ impl PanelState {
     fn show_counts(&self) {
         for (gate, _, count) in &self.filters {
             let n = gate.map_or(self.model.total(), |g| self.model.count(g));
-            count.set_text_content(Some(&count_text(n)));
+            count.set_text_content(Some(&n.to_string()));
         }
     }
 
@@ -196,6 +236,8 @@ impl PanelState {
         }
     }
 
+    /// The kept records that pass the filter, oldest first, each as `JSON.stringify` prints
+    /// the very object the app's sink received (`null` when it cannot: a `BigInt` result).
     fn json_lines(&self) -> String {
         self.model.json_lines(|row| {
             JSON::stringify(&row.record)
@@ -217,55 +259,63 @@ fn copy_to_clipboard(text: &str) {
         return;
     };
     if let Ok(promise) = write.call1(&clipboard, &text.into()) {
-        if promise.is_instance_of::<js_sys::Promise>() {
-            // Handles a rejection, so a refused write is not an unhandled rejection.
-            super::js::when_settled(&promise, Box::new(|_, _| {}));
+        if let Ok(promise) = promise.dyn_into::<js_sys::Promise>() {
+            // Awaited so that a refused write is handled, not an unhandled rejection.
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = JsFuture::from(promise).await;
+            });
         }
     }
 }
 
 fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>), JsValue> {
-    let root = js::host(parent, "coworkkit-watch", "watch", CSS);
-    let host = root.host();
-    let el = |parent: &Node, tag, attrs: &str, text| js::el(parent, tag, attrs, text);
+    let (host, root) = shadow_host(parent, "coworkkit-watch", "watch", CSS)?;
     let section = el(
         &root,
         "section",
-        "part\npanel\naria-label\nAgent activity",
+        &[("part", "panel"), ("aria-label", "Agent activity")],
         None,
-    );
-    let header = el(&section, "header", "", None);
-    el(&header, "h2", "part\nheading", Some("Agent activity"));
+    )?;
+    let header = el(&section, "header", &[], None)?;
+    el(
+        &header,
+        "h2",
+        &[("part", "heading")],
+        Some("Agent activity"),
+    )?;
     let copy = el(
         &header,
         "button",
-        "part\ncopy\ntype\nbutton",
+        &[("part", "copy"), ("type", "button")],
         Some("Copy JSON Lines"),
-    );
+    )?;
     let bar = el(
         &section,
         "div",
-        "part\nfilters\nrole\ngroup\naria-label\nFilter by gate",
+        &[
+            ("part", "filters"),
+            ("role", "group"),
+            ("aria-label", "Filter by gate"),
+        ],
         None,
-    );
+    )?;
     let mut filters = Vec::with_capacity(RECORD_GATES.len() + 1);
-    for gate in core::iter::once(None).chain(RECORD_GATES.iter().copied().map(Some)) {
+    for gate in std::iter::once(None).chain(RECORD_GATES.iter().copied().map(Some)) {
         let name = gate.map_or("all", Gate::as_str);
         let pressed = if gate.is_none() { "true" } else { "false" };
         let attrs = [
-            "part\nfilter\ntype\nbutton\ndata-gate\n",
-            name,
-            "\naria-pressed\n",
-            pressed,
-        ]
-        .concat();
-        let button = el(&bar, "button", &attrs, None);
-        el(&button, "span", "", Some(name));
+            ("part", "filter"),
+            ("type", "button"),
+            ("data-gate", name),
+            ("aria-pressed", pressed),
+        ];
+        let button = el(&bar, "button", &attrs, None)?;
+        el(&button, "span", &[], Some(name))?;
         button.append_with_str_1(" ")?;
-        let count = el(&button, "span", "part\ncount", Some("0"));
+        let count = el(&button, "span", &[("part", "count")], Some("0"))?;
         filters.push((gate, button, count));
     }
-    let rows = el(&section, "ol", "part\nrows", None);
+    let rows = el(&section, "ol", &[("part", "rows")], None)?;
     let state: Shared = Rc::new(RefCell::new(PanelState {
         model: WatchModel::new(WATCH_ROWS_MAX),
         rows,
@@ -276,12 +326,12 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
     let weak = Rc::downgrade(&state);
     listeners.push(EventListener::new(&copy, "click", move |_| {
         if let Some(state) = weak.upgrade() {
-            let lines = state.read().json_lines();
+            let lines = state.borrow().json_lines();
             copy_to_clipboard(&lines);
         }
     }));
     let buttons: Vec<(Option<Gate>, Element)> = state
-        .read()
+        .borrow()
         .filters
         .iter()
         .map(|(g, b, _)| (*g, b.clone()))
@@ -290,84 +340,10 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
         let weak = Rc::downgrade(&state);
         listeners.push(EventListener::new(&button, "click", move |_| {
             if let Some(state) = weak.upgrade() {
-                state.write().set_filter(gate);
+                state.borrow_mut().set_filter(gate);
             }
         }));
     }
     parent.append_child(&host)?;
     Ok((host, state, listeners))
-}
-
-impl Inner {
-    /// Shows `record` (`js` is the object `onActionRecord` receives) on every mounted panel.
-    pub(crate) fn feed_watch<R>(&self, record: &ActionRecord<R>, js: &JsValue) {
-        for panel in &self.watch.read().list {
-            if let Err(e) = panel.state.write().push(record, js) {
-                web_sys::console::error_2(
-                    &"coworkkit: the Watch panel could not draw a row".into(),
-                    &e,
-                );
-            }
-        }
-    }
-
-    /// Removes every panel (from `dispose()`).
-    pub(crate) fn dispose_watch(&self) {
-        let panels = core::mem::take(&mut *self.watch.write());
-        drop(panels);
-    }
-}
-
-#[wasm_bindgen]
-impl Coworkkit {
-    /// Draws a Watch panel into `element` (default: the `container` option, else
-    /// `document.body`). The handle's `dispose()` removes it; `jsonLines()` returns what "Copy
-    /// JSON Lines" copies.
-    #[wasm_bindgen(js_name = mountWatchPanel, unchecked_return_type = "WatchPanelHandle")]
-    pub fn mount_watch_panel(&self, element: Option<Element>) -> Result<JsValue, JsValue> {
-        let inner = &self.inner;
-        if inner.disposed.get() {
-            return Err(js_error(&Error::Disposed));
-        }
-        let parent = element
-            .or_else(|| inner.container.clone())
-            .or_else(|| js::window()?.document()?.body().map(Into::into))
-            .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the panel in"))?;
-        let (host, state, listeners) = build_panel(&parent)?;
-        let weak_state: Weak<RefCell<PanelState>> = Rc::downgrade(&state);
-        let id = {
-            let mut panels = inner.watch.write();
-            let id = panels.next;
-            panels.next += 1;
-            panels.list.push(Panel {
-                id,
-                host,
-                state,
-                _listeners: listeners,
-            });
-            id
-        };
-        let weak = Rc::downgrade(inner);
-        let dispose = Closure::<dyn FnMut()>::new(move || {
-            if let Some(inner) = weak.upgrade() {
-                // Taken out under the borrow, dropped (removing its DOM) after it.
-                let gone = {
-                    let list = &mut inner.watch.write().list;
-                    let at = list.iter().position(|p| p.id == id);
-                    at.map(|i| list.remove(i))
-                };
-                drop(gone);
-            }
-        });
-        let json_lines = Closure::<dyn FnMut() -> String>::new(move || {
-            weak_state
-                .upgrade()
-                .map(|state| state.read().json_lines())
-                .unwrap_or_default()
-        });
-        let handle = Object::new();
-        set(&handle, "dispose", dispose.into_js_value());
-        set(&handle, "jsonLines", json_lines.into_js_value());
-        Ok(Object::freeze(&handle).into())
-    }
 }

@@ -26,7 +26,7 @@ impl Entropy for SeededEntropy {
 
 /// JSON text → value (panics on bad test input).
 pub fn v(json: &str) -> Value {
-    Value::parse_json(json).expect("test JSON")
+    serde_json::from_str(json).expect("test JSON")
 }
 
 /// The engine plus everything it has emitted so far.
@@ -73,7 +73,7 @@ impl Harness {
         self.register(def)
     }
 
-    pub fn invoke(&mut self, req: InvokeRequest, now: f64) -> Ticket {
+    pub fn invoke(&mut self, req: InvokeRequest<String>, now: f64) -> Ticket {
         let ticket = self.engine.invoke(req, now);
         self.drain();
         ticket

@@ -1,0 +1,65 @@
+//! Building the SDK's own DOM through web-sys: a host element with a closed shadow root, and
+//! elements whose text is always set as `textContent`, never parsed as markup.
+//!
+//! The card, the Hand-mode badge and switch, and the Watch panel are each drawn from a plain
+//! model with these two functions. See MDN,
+//! [`attachShadow`](https://developer.mozilla.org/docs/Web/API/Element/attachShadow).
+
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, Node, ShadowRoot, ShadowRootInit, ShadowRootMode};
+
+/// The document `node` belongs to (a document is its own).
+pub(crate) fn document_of(node: &Node) -> Result<Document, JsValue> {
+    match node.owner_document() {
+        Some(document) => Ok(document),
+        None => node
+            .clone()
+            .dyn_into::<Document>()
+            .map_err(|_| JsValue::from_str("coworkkit: the element is in no document")),
+    }
+}
+
+/// A `<tag data-coworkkit=kind>` made in `parent`'s document (not yet in the page) with a
+/// closed shadow root that holds one `<style>` of `css`. Returns the host and the root.
+///
+/// Closed, so neither the page's scripts nor an agent's element actions can reach inside; the
+/// `data-coworkkit` attribute is how element actions recognise the SDK's own DOM and refuse it.
+pub(crate) fn shadow_host(
+    parent: &Node,
+    tag: &str,
+    kind: &str,
+    css: &str,
+) -> Result<(Element, ShadowRoot), JsValue> {
+    let document = document_of(parent)?;
+    let host = document.create_element(tag)?;
+    host.set_attribute("data-coworkkit", kind)?;
+    let root = host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Closed))?;
+    let style = document.create_element("style")?;
+    style.set_text_content(Some(css));
+    root.append_child(&style)?;
+    Ok((host, root))
+}
+
+/// Creates `<tag>` with `attrs` (name, value pairs) and `text` as its `textContent`, appends it
+/// to `parent` and returns it.
+pub(crate) fn el(
+    parent: &Node,
+    tag: &str,
+    attrs: &[(&str, &str)],
+    text: Option<&str>,
+) -> Result<Element, JsValue> {
+    let element = document_of(parent)?.create_element(tag)?;
+    for (name, value) in attrs {
+        element.set_attribute(name, value)?;
+    }
+    if text.is_some() {
+        element.set_text_content(text);
+    }
+    parent.append_child(&element)?;
+    Ok(element)
+}
+
+/// Sets or removes the `hidden` attribute.
+pub(crate) fn set_hidden(element: &Element, hidden: bool) {
+    let _ = element.toggle_attribute_with_force("hidden", hidden);
+}

@@ -1,0 +1,479 @@
+//! The effect performer: carries out what the [`Engine`] asks for, one effect at a time — call
+//! `run`, draw, update or close the card, resolve `invoke` promises, deliver records and events
+//! — and keeps the one timer the engine wants for its next deadline.
+//!
+//! Re-entrancy: `run`, record sinks and listeners are app code and may call back into the
+//! instance (even `invoke` or `dispose`). So effects are drained one at a time and no
+//! `RefCell` borrow is held while JavaScript runs.
+//!
+//! [`Engine`]: crate::core::engine::Engine
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_timers::callback::Timeout;
+use js_sys::{Function, Object, Promise};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use super::card::{CardLayer, Decision};
+use super::convert::{get, key, name, write_frozen};
+use super::events::EventKind;
+use super::instance::Instance;
+use super::js;
+use super::time::{now, timeout};
+use crate::core::card::{approver_notice, summary_text, title_from_name, CardModel};
+use crate::core::control::Control;
+use crate::core::engine::{
+    ActionId, CallRef, CancelReason, Effect, ProposalId, ProposalInfo, Ticket,
+};
+use crate::core::error::Error;
+use crate::core::record::{ActionRecord, Approver, Outcome, RecordOutcome};
+use crate::core::value::Value;
+
+/// What the performer keeps between effects.
+#[derive(Default)]
+pub(crate) struct Effects {
+    /// Resolvers of the calls that did not answer while their `invoke` drained (hard and async
+    /// ones): few at a time, so a list.
+    waiters: RefCell<Vec<(Ticket, Function)>>,
+    /// Answers that arrived while `invoke` was still draining, before it made a promise.
+    early: RefCell<Vec<(Ticket, JsValue)>>,
+    /// The card's DOM, made when the first hard call needs it.
+    card: RefCell<Option<CardLayer>>,
+    /// The timer for the engine's next deadline, with that deadline.
+    tick: RefCell<Option<(f64, Timeout)>>,
+}
+
+impl Effects {
+    /// Performs queued effects until the engine has none, then re-arms the deadline timer.
+    pub(crate) fn drain(&self, inst: &Instance) {
+        loop {
+            let effect = inst.engine.borrow_mut().poll_effect();
+            match effect {
+                Some(effect) => self.perform(inst, effect),
+                None => break,
+            }
+        }
+        self.schedule_tick(inst);
+    }
+
+    /// The promise of `invoke` for `ticket`, once its effects drained: resolved already when
+    /// the answer came during the drain (an open action with a synchronous `run`, every
+    /// rejection), else resolved when its `Answer` comes.
+    pub(crate) fn promise_for(&self, ticket: Ticket) -> Promise {
+        let early = {
+            let mut early = self.early.borrow_mut();
+            let at = early.iter().position(|(t, _)| *t == ticket);
+            at.map(|i| early.swap_remove(i).1)
+        };
+        if let Some(outcome) = early {
+            return Promise::resolve(&outcome);
+        }
+        let mut resolver = None;
+        let promise = Promise::new(&mut |resolve, _reject| resolver = Some(resolve));
+        if let Some(resolve) = resolver {
+            self.waiters.borrow_mut().push((ticket, resolve));
+        }
+        promise
+    }
+
+    /// Removes the card and the timer (from `dispose()`, after the engine settled everything).
+    pub(crate) fn close(&self) {
+        self.tick.borrow_mut().take();
+        let card = self.card.borrow_mut().take();
+        drop(card);
+    }
+
+    fn schedule_tick(&self, inst: &Instance) {
+        if inst.disposed.get() {
+            return;
+        }
+        let deadline = inst.engine.borrow().poll_timeout();
+        let mut tick = self.tick.borrow_mut();
+        match (deadline, tick.as_ref()) {
+            (None, _) => *tick = None,
+            (Some(at), Some((current, _))) if *current == at => {}
+            (Some(at), _) => {
+                let weak = inst.me.clone();
+                // One past the deadline, so `tick(now)` finds it due.
+                let timer = timeout(at - now() + 1.0, move || {
+                    if let Some(inst) = weak.upgrade() {
+                        inst.effects.tick.borrow_mut().take();
+                        inst.engine.borrow_mut().tick(now());
+                        inst.drain();
+                    }
+                });
+                *tick = Some((at, timer));
+            }
+        }
+    }
+
+    /// Performs one effect. Each kind has its own function.
+    fn perform(&self, inst: &Instance, effect: Effect<JsValue>) {
+        match effect {
+            Effect::Answer { ticket, outcome } => self.answer(ticket, &outcome),
+            Effect::Run {
+                call,
+                action,
+                call_id,
+                control,
+                args,
+                snapshot,
+                approver,
+                ..
+            } => run(
+                inst, call, action, &call_id, control, &args, snapshot, approver,
+            ),
+            Effect::ShowCard {
+                proposal,
+                action,
+                name,
+                args,
+                snapshot,
+                expires_at,
+                approvers,
+                position,
+                total,
+            } => {
+                let snapshot = snapshot.unwrap_or_else(|| write_frozen(&args));
+                let card = CardRequest {
+                    proposal,
+                    action,
+                    name: &name,
+                    snapshot: &snapshot,
+                    expires_at,
+                    approvers,
+                    position,
+                    total,
+                };
+                self.show_card(inst, card);
+            }
+            Effect::UpdateCard {
+                position, total, ..
+            } => {
+                if let Some(card) = self.card.borrow_mut().as_mut() {
+                    card.update_position(position, total);
+                }
+            }
+            Effect::CloseCard { .. } => {
+                if let Some(card) = self.card.borrow_mut().as_mut() {
+                    card.close();
+                }
+            }
+            Effect::Proposal(info) => {
+                let payload = proposal_js(&info);
+                inst.events.emit(EventKind::Proposal, &payload);
+            }
+            Effect::Resolved {
+                proposal,
+                call_id,
+                action,
+                outcome,
+            } => {
+                let payload = Resolution {
+                    id: proposal.to_string(),
+                    call_id: &call_id,
+                    action: &action,
+                    outcome: outcome_js(&outcome),
+                };
+                inst.events.emit(EventKind::Resolved, &frozen(&payload));
+            }
+            Effect::Record(record) => {
+                let js = record_js(&record);
+                inst.watch.feed(&record, &js);
+                inst.events.record(&js);
+            }
+            Effect::Nudge { action, control } => nudge(&action, control),
+            // Nothing of a call outlives it here: its snapshot travelled with the engine's
+            // effects and is dropped with the last of them.
+            Effect::Settled { .. } => {}
+        }
+    }
+
+    fn answer(&self, ticket: Ticket, outcome: &Outcome<JsValue>) {
+        let resolve = {
+            let mut waiters = self.waiters.borrow_mut();
+            let at = waiters.iter().position(|(t, _)| *t == ticket);
+            at.map(|i| waiters.swap_remove(i).1)
+        };
+        match resolve {
+            Some(resolve) => {
+                let _ = resolve.call1(&JsValue::UNDEFINED, &outcome_js(outcome));
+            }
+            // Answered before `invoke` made a promise: `promise_for` picks this up.
+            None => self.early.borrow_mut().push((ticket, outcome_js(outcome))),
+        }
+    }
+
+    fn show_card(&self, inst: &Instance, req: CardRequest<'_>) {
+        let (summary_fn, description) = inst
+            .registry
+            .with(req.action, |a| (a.summary.clone(), a.description.clone()))
+            .unwrap_or_default();
+        // The summary is the app's own words about this call: computed here, shown on the
+        // card, and never passed anywhere else.
+        let summary = summary_fn
+            .and_then(|f| f.call1(&JsValue::UNDEFINED, req.snapshot).ok())
+            .and_then(|v| v.as_string());
+        let approver = inst.approver();
+        let role = approver.as_ref().and_then(|a| a.role.as_deref());
+        let confirm_allowed = inst.engine.borrow().may_confirm(req.proposal, role);
+        let notice = match (&req.approvers, confirm_allowed) {
+            (Some(list), false) => Some(approver_notice(list)),
+            _ => None,
+        };
+        let model = CardModel {
+            title: title_from_name(req.name),
+            summary: summary_text(summary, &description),
+            expires_at: req.expires_at,
+            position: req.position,
+            total: req.total,
+            confirm_allowed,
+            notice,
+            labels: inst.options.labels.clone(),
+        };
+        let mut slot = self.card.borrow_mut();
+        if slot.is_none() {
+            let Some(container) = inst.sdk_parent(None) else {
+                return;
+            };
+            match CardLayer::new(&container) {
+                Ok(layer) => *slot = Some(layer),
+                Err(e) => {
+                    web_sys::console::error_2(&"coworkkit: could not draw the card".into(), &e);
+                    return;
+                }
+            }
+        }
+        let weak = inst.me.clone();
+        let proposal = req.proposal;
+        let on_decision: Rc<dyn Fn(Decision)> = Rc::new(move |decision| {
+            if let Some(inst) = weak.upgrade() {
+                decide(&inst, proposal, decision);
+            }
+        });
+        if let Some(card) = slot.as_mut() {
+            if let Err(e) = card.show(model, inst.options.arm_delay_ms, on_decision) {
+                web_sys::console::error_2(&"coworkkit: could not show the card".into(), &e);
+            }
+        }
+    }
+}
+
+/// What [`Effects::show_card`] draws.
+struct CardRequest<'a> {
+    proposal: ProposalId,
+    action: ActionId,
+    name: &'a str,
+    snapshot: &'a JsValue,
+    expires_at: f64,
+    approvers: Option<Vec<String>>,
+    position: usize,
+    total: usize,
+}
+
+/// A decision from the card. The card has already checked that a Confirm came from a trusted
+/// click after the arm delay.
+fn decide(inst: &Instance, proposal: ProposalId, decision: Decision) {
+    match decision {
+        Decision::Confirm => {
+            let approver = inst.approver();
+            let _ = inst.engine.borrow_mut().confirm(proposal, approver, now());
+        }
+        Decision::Cancel => {
+            inst.engine
+                .borrow_mut()
+                .cancel(proposal, CancelReason::User, now());
+        }
+    }
+    inst.drain();
+}
+
+/// Calls the action's `run` (or performs its element operation) and reports the end to the
+/// engine: at once for a value or a throw, after it settles for a thenable.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    inst: &Instance,
+    call: CallRef,
+    action: ActionId,
+    call_id: &str,
+    control: Control,
+    args: &Rc<Value>,
+    snapshot: Option<JsValue>,
+    approver: Option<Approver>,
+) {
+    if let Some(result) = inst.hand.perform(inst, action, args) {
+        inst.engine.borrow_mut().run_finished(call, result, now());
+        return;
+    }
+    let Some(run) = inst.registry.with(action, |a| a.run.clone()).flatten() else {
+        let e = Error::RunFailed("the action was disposed before it ran".into());
+        inst.engine.borrow_mut().run_finished(call, Err(e), now());
+        return;
+    };
+    let ctx = js::context(
+        &name(call_id),
+        &key(control.as_str()),
+        &approver.as_ref().map_or(JsValue::NULL, approver_js),
+        &inst.signal,
+    );
+    let snapshot = snapshot.unwrap_or_else(|| write_frozen(args));
+    match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {
+        Err(thrown) => {
+            let e = Error::RunFailed(message_of(&thrown));
+            inst.engine.borrow_mut().run_finished(call, Err(e), now());
+        }
+        Ok(value) if is_thenable(&value) => {
+            let weak = inst.me.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let settled = JsFuture::from(Promise::resolve(&value)).await;
+                if let Some(inst) = weak.upgrade() {
+                    let result = settled.map_err(|e| Error::RunFailed(message_of(&e)));
+                    inst.engine.borrow_mut().run_finished(call, result, now());
+                    inst.drain();
+                }
+            });
+        }
+        Ok(value) => {
+            inst.engine
+                .borrow_mut()
+                .run_finished(call, Ok(value), now());
+        }
+    }
+}
+
+/// A deeply frozen JS object from a payload that serde describes (the objects the SDK hands
+/// out off the per-call path). JSON-compatible: maps as plain objects, no `BigInt`; a
+/// preserved `JsValue` field (a snapshot) goes through as the same object.
+pub(crate) fn frozen(value: &impl Serialize) -> JsValue {
+    let js = value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL);
+    if let Some(object) = js.dyn_ref::<Object>() {
+        Object::freeze(object);
+    }
+    js
+}
+
+/// A waiting proposal as `pending()` and the `proposal` event show it (SPEC §2).
+#[derive(Serialize)]
+struct ProposalPayload<'a> {
+    id: String,
+    #[serde(rename = "callId")]
+    call_id: &'a str,
+    action: &'a str,
+    control: &'static str,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    args: JsValue,
+    #[serde(rename = "expiresAt")]
+    expires_at: f64,
+}
+
+/// The `resolved` event's payload.
+#[derive(Serialize)]
+struct Resolution<'a> {
+    id: String,
+    #[serde(rename = "callId")]
+    call_id: &'a str,
+    action: &'a str,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    outcome: JsValue,
+}
+
+/// A proposal as the SDK hands it out, frozen, with the call's own frozen snapshot as `args`.
+pub(crate) fn proposal_js(p: &ProposalInfo<JsValue>) -> JsValue {
+    frozen(&ProposalPayload {
+        id: p.id.to_string(),
+        call_id: &p.call_id,
+        action: &p.action,
+        control: p.control.as_str(),
+        args: p.snapshot.clone().unwrap_or_else(|| write_frozen(&p.args)),
+        expires_at: p.expires_at,
+    })
+}
+
+fn record_js(r: &ActionRecord<JsValue>) -> JsValue {
+    let u = JsValue::UNDEFINED;
+    let outcome = match &r.outcome {
+        RecordOutcome::Ok { value } => {
+            js::record_outcome(&key("ok"), value.as_ref().unwrap_or(&u), &u, &u)
+        }
+        RecordOutcome::Error { code, message } => {
+            js::record_outcome(&key("error"), &u, &key(code), &message.into())
+        }
+        RecordOutcome::NotRun => js::record_outcome(&key("not_run"), &u, &u, &u),
+    };
+    let args = match &r.snapshot {
+        Some(snapshot) => snapshot.clone(),
+        None => write_frozen(&r.args),
+    };
+    js::record(
+        &JsValue::from_str(&r.id),
+        &name(&r.session_id),
+        &name(&r.call_id),
+        &name(&r.action),
+        &key(r.control.as_str()),
+        &key(r.control_source.as_str()),
+        &key(r.gate.as_str()),
+        &outcome,
+        &args,
+        &r.approver.as_ref().map_or(u.clone(), approver_js),
+        &r.reason.as_deref().map_or(u, JsValue::from_str),
+        r.started_at,
+        r.settled_at,
+    )
+}
+
+/// The outcome object `invoke` resolves to (SPEC §3), frozen.
+pub(crate) fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
+    let u = JsValue::UNDEFINED;
+    let error = match &outcome.error {
+        Some((code, message)) => js::error(&key(code), message),
+        None => u.clone(),
+    };
+    js::outcome(
+        &name(&outcome.call_id),
+        &key(outcome.gate.as_str()),
+        outcome.ok,
+        outcome.result.as_ref().unwrap_or(&u),
+        &error,
+        outcome.confirm_token.clone(),
+        outcome.expires_at,
+    )
+}
+
+fn approver_js(a: &Approver) -> JsValue {
+    let o = Object::new();
+    super::convert::set(&o, "id", a.id.as_str());
+    if let Some(role) = &a.role {
+        super::convert::set(&o, "role", role.as_str());
+    }
+    Object::freeze(&o).into()
+}
+
+/// The console hint for an action that declares no control but reads destructive.
+fn nudge(action: &str, control: Control) {
+    let message = format!(
+        "coworkkit: action \"{action}\" declares no control and its name reads destructive, so \
+         it is gated as \"{}\". Declare control: \"open\", \"soft\" or \"hard\" to choose \
+         explicitly.",
+        control.as_str()
+    );
+    web_sys::console::warn_1(&message.into());
+}
+
+fn is_thenable(v: &JsValue) -> bool {
+    v.is_object() && get(v, "then").is_function()
+}
+
+/// What a `run` threw or rejected with, as the outcome's message.
+pub(crate) fn message_of(thrown: &JsValue) -> String {
+    if let Some(s) = thrown.as_string() {
+        return s;
+    }
+    get(thrown, "message")
+        .as_string()
+        .unwrap_or_else(|| "run threw a non-Error value".into())
+}

@@ -1,0 +1,315 @@
+//! One `Coworkkit` instance: the call [`Engine`] and the parts that serve it, each with one job
+//! (the action [`registry`](super::registry), the [`events`](super::events) bus, the
+//! [`effects`](super::effects) performer, Hand mode and the Watch panels), plus the few things
+//! that belong to the instance as a whole: reading a call, handing it to the engine, and
+//! disposing.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::{AbortController, Element};
+
+use super::convert::{call_id_js, get, read_call, seed_call_id, Field};
+use super::effects::Effects;
+use super::events::EventBus;
+use super::hand::HandMode;
+use super::interop::{standard_check, thrown_error, verdict, Check};
+use super::js;
+use super::listener::EventListener;
+use super::options::Options;
+use super::registry::{read_spec, ActionRegistry};
+use super::time::now;
+use super::watch::WatchPanels;
+use crate::core::engine::{ActionId, Engine, Entropy, InvokeRequest};
+use crate::core::error::Error;
+use crate::core::ids::random_id;
+use crate::core::record::Approver;
+use crate::core::value::Value;
+
+/// `crypto.getRandomValues`, the engine's source of tokens and ids. Bytes are drawn 256 at a
+/// time and handed out in order, each used once: one crossing per sixteen ids.
+struct WebCrypto {
+    crypto: web_sys::Crypto,
+    pool: [u8; 256],
+    used: usize,
+}
+
+impl Entropy for WebCrypto {
+    fn fill(&mut self, buf: &mut [u8]) {
+        for byte in buf {
+            if self.used == self.pool.len() {
+                let _ = self.crypto.get_random_values_with_u8_array(&mut self.pool);
+                self.used = 0;
+            }
+            *byte = self.pool[self.used];
+            self.used += 1;
+        }
+    }
+}
+
+/// What a released handle was: the argument of the instance's one `release` function.
+const RELEASE_ACTION: u32 = 0;
+const RELEASE_SUBSCRIBER: u32 = 1;
+
+/// The state of one instance, shared (weakly) with every closure the browser holds.
+pub(crate) struct Instance {
+    pub(crate) me: Weak<Instance>,
+    pub(crate) engine: RefCell<Engine<JsValue>>,
+    pub(crate) options: Options,
+    pub(crate) registry: ActionRegistry,
+    pub(crate) events: EventBus,
+    pub(crate) effects: Effects,
+    pub(crate) hand: HandMode,
+    pub(crate) watch: WatchPanels,
+    abort: AbortController,
+    /// `abort.signal`, read once: every `ctx` carries it.
+    pub(crate) signal: JsValue,
+    page_hide: RefCell<Option<EventListener>>,
+    pub(crate) disposed: Cell<bool>,
+    /// One JS function per instance, `(kind, id) => void`, that action disposers and unsubscribe
+    /// functions are bound to (`Function.prototype.bind`): a Rust closure per registration
+    /// would stay alive until JavaScript happened to collect the handle.
+    release: Function,
+}
+
+impl Instance {
+    /// Reads the options and builds the instance (SPEC §2).
+    pub(crate) fn new(options: Option<JsValue>) -> Result<Rc<Instance>, JsValue> {
+        let options = Options::read(options)?;
+        let window = js::window().ok_or_else(|| {
+            Error::InvalidSpec("options: no window: coworkkit runs in a page".into())
+        })?;
+        let mut entropy = WebCrypto {
+            crypto: window.crypto()?,
+            pool: [0; 256],
+            used: 256,
+        };
+        let session_id = random_id(&mut entropy, "");
+        let engine = Engine::new(options.config.clone(), session_id, Box::new(entropy));
+        let abort = AbortController::new()?;
+        let instance = Rc::new_cyclic(|me: &Weak<Instance>| {
+            let weak = me.clone();
+            let release = Closure::<dyn Fn(u32, f64)>::new(move |kind, id| {
+                if let Some(inst) = weak.upgrade() {
+                    inst.release(kind, id);
+                }
+            });
+            Instance {
+                me: me.clone(),
+                engine: RefCell::new(engine),
+                events: EventBus::new(options.on_record.clone()),
+                options,
+                registry: ActionRegistry::default(),
+                effects: Effects::default(),
+                hand: HandMode::default(),
+                watch: WatchPanels::default(),
+                signal: abort.signal().into(),
+                abort,
+                page_hide: RefCell::new(None),
+                disposed: Cell::new(false),
+                // Freed with the instance's JS function objects: one per instance.
+                release: release.into_js_value().unchecked_into(),
+            }
+        });
+        // Leaving the page settles what waits (SPEC §3.4): a card must not outlive its page.
+        let weak = Rc::downgrade(&instance);
+        *instance.page_hide.borrow_mut() =
+            Some(EventListener::new(&window, "pagehide", move |_| {
+                if let Some(inst) = weak.upgrade() {
+                    inst.dispose();
+                }
+            }));
+        Ok(instance)
+    }
+
+    /// Registers an action; returns its id and name.
+    pub(crate) fn define(&self, spec: &JsValue) -> Result<(ActionId, String), JsValue> {
+        if self.disposed.get() {
+            return Err(Error::Disposed.into());
+        }
+        let (def, action) = read_spec(spec)?;
+        let name = def.name.clone();
+        let id = self.engine.borrow_mut().register(def)?;
+        self.registry.insert(id, action);
+        self.drain();
+        Ok((id, name))
+    }
+
+    /// An action's disposer: the instance's `release` bound to the action's id.
+    pub(crate) fn disposer(&self, id: ActionId) -> JsValue {
+        self.bound_release(RELEASE_ACTION, id.as_u64() as f64)
+    }
+
+    /// A listener's unsubscribe function.
+    pub(crate) fn unsubscriber(&self, id: u32) -> JsValue {
+        self.bound_release(RELEASE_SUBSCRIBER, f64::from(id))
+    }
+
+    fn bound_release(&self, kind: u32, id: f64) -> JsValue {
+        self.release
+            .bind2(&JsValue::NULL, &kind.into(), &id.into())
+            .into()
+    }
+
+    /// What `release` does: unregister an action or drop a listener. Idempotent.
+    fn release(&self, kind: u32, id: f64) {
+        if kind == RELEASE_SUBSCRIBER {
+            self.events.unsubscribe(id as u32);
+            return;
+        }
+        if let Some(action) = self.registry.find_raw(id) {
+            self.undefine(action);
+        }
+    }
+
+    fn undefine(&self, id: ActionId) {
+        if self.registry.remove(id) {
+            self.engine.borrow_mut().unregister(id, now());
+            self.drain();
+        }
+    }
+
+    /// The agent's door (SPEC §3): reads the call in one crossing and hands it on.
+    pub(crate) fn invoke(&self, call: &JsValue) -> Promise {
+        let request = self.read_call(call);
+        self.invoke_request(request)
+    }
+
+    /// Hands a call to the engine once the action's Standard Schema (if any) has judged its
+    /// args (a failure becomes the engine's `host_rejection`); an async `validate` is awaited
+    /// first. Resolves with the outcome.
+    pub(crate) fn invoke_request(&self, mut request: InvokeRequest<JsValue>) -> Promise {
+        match standard_check(self, &request) {
+            Check::Pass => self.submit(request),
+            Check::Fail(error) => {
+                request.host_rejection = Some(error);
+                self.submit(request)
+            }
+            Check::Later(validation) => {
+                // Held strongly while the library decides: the call must be answered.
+                let inst = self.me.upgrade();
+                future_to_promise(async move {
+                    request.host_rejection = match JsFuture::from(validation).await {
+                        Ok(result) => verdict(&result),
+                        Err(thrown) => Some(thrown_error(&thrown)),
+                    };
+                    match inst {
+                        Some(inst) => JsFuture::from(inst.submit(request)).await,
+                        None => Ok(JsValue::UNDEFINED),
+                    }
+                })
+            }
+        }
+    }
+
+    /// Hands the call to the engine and drains what it asks for.
+    fn submit(&self, request: InvokeRequest<JsValue>) -> Promise {
+        let ticket = self.engine.borrow_mut().invoke(request, now());
+        self.drain();
+        self.effects.promise_for(ticket)
+    }
+
+    /// Reads an `invoke` call (one crossing) into the engine's request, with the frozen copy of
+    /// its args as the call's snapshot.
+    fn read_call(&self, call: &JsValue) -> InvokeRequest<JsValue> {
+        let max = self.engine.borrow().config().max_args_bytes;
+        let fields = read_call(call, max);
+        let name = match fields.name {
+            Field::Text(name) => name,
+            _ => String::new(),
+        };
+        let (args, snapshot) = match fields.args {
+            None => (Ok(Value::Object(Vec::new())), None),
+            Some(Ok((value, copy))) => (Ok(value), Some(copy)),
+            Some(Err(error)) => (Err(error), None),
+        };
+        let mut host_rejection = None;
+        // The id's JS string is kept (`seed_call_id`), so the ctx, record and outcome that
+        // carry it never decode it back from wasm memory. An absent id is the fresh one the
+        // reading pass made, in the engine's own format.
+        let call_id = match fields.call_id {
+            Field::Absent => {
+                let id = fields.fresh_id;
+                if let Some(id) = &id {
+                    seed_call_id(id, &call_id_js());
+                }
+                id
+            }
+            Field::Text(id) if !id.is_empty() && id.len() <= 256 => {
+                // A lone surrogate was read as U+FFFD; such an id is not cached, so every
+                // outcome and record carries the same (well-formed) text.
+                if !id.contains('\u{FFFD}') {
+                    seed_call_id(&id, &call_id_js());
+                }
+                Some(id)
+            }
+            _ => {
+                host_rejection = Some(Error::InvalidArgs(
+                    "callId must be a non-empty string of at most 256 bytes".into(),
+                ));
+                None
+            }
+        };
+        let confirm_token = match fields.confirm_token {
+            Field::Absent => None,
+            Field::Text(token) => Some(token),
+            Field::Other => {
+                host_rejection.get_or_insert(Error::BadToken);
+                None
+            }
+        };
+        if host_rejection.is_none() {
+            host_rejection = self.hand.rejection(self, &name, args.as_ref().ok());
+        }
+        InvokeRequest {
+            name,
+            args: args.map(Rc::new),
+            snapshot,
+            call_id,
+            confirm_token,
+            decline: fields.decline,
+            host_rejection,
+        }
+    }
+
+    /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the
+    /// SDK's DOM. Later calls answer `cancelled` at once.
+    pub(crate) fn dispose(&self) {
+        if self.disposed.replace(true) {
+            return;
+        }
+        self.abort.abort();
+        self.engine.borrow_mut().dispose(now());
+        self.drain();
+        self.page_hide.borrow_mut().take();
+        self.effects.close();
+        self.hand.dispose(self);
+        self.watch.clear();
+    }
+
+    /// Performs what the engine asks for until it has nothing more.
+    pub(crate) fn drain(&self) {
+        self.effects.drain(self);
+    }
+
+    /// Who is at the keyboard, from the `approver` option; `None` when absent or malformed.
+    pub(crate) fn approver(&self) -> Option<Approver> {
+        let f = self.options.approver.as_ref()?;
+        let v = f.call0(&JsValue::UNDEFINED).ok()?;
+        let id = get(&v, "id").as_string()?;
+        let role = get(&v, "role").as_string();
+        Some(Approver { id, role })
+    }
+
+    /// Where the SDK's own DOM goes: `element`, else the `container` option, else
+    /// `document.body`.
+    pub(crate) fn sdk_parent(&self, element: Option<Element>) -> Option<Element> {
+        element
+            .or_else(|| self.options.container.clone())
+            .or_else(|| js::window()?.document()?.body().map(Into::into))
+    }
+}
