@@ -327,6 +327,18 @@ struct Call<R> {
     waiters: Vec<Ticket>,
 }
 
+impl<R> Call<R> {
+    /// When a waiting call expires; `None` once it runs.
+    fn deadline(&self) -> Option<f64> {
+        match self.state {
+            CallState::SoftWaiting { expires_at } | CallState::HardPending { expires_at } => {
+                Some(expires_at)
+            }
+            CallState::Running { .. } => None,
+        }
+    }
+}
+
 /// Where a `callId`, alias or token points: a live call, or a remembered one by its settle
 /// sequence number (see [`Engine::memory`]).
 #[derive(Clone, Copy, PartialEq)]
@@ -677,25 +689,9 @@ impl<R: Clone> Engine<R> {
     /// Time passed: soft tokens and hard proposals due at or before `now` settle as `timeout`
     /// (reason `expired`), earliest deadline first.
     pub fn tick(&mut self, now: f64) {
-        // Settling never adds a deadline, so one pass collects everything due.
-        let mut due: Vec<(f64, CallRef)> = self
-            .live
-            .iter()
-            .filter_map(|c| match c.state {
-                CallState::SoftWaiting { expires_at } | CallState::HardPending { expires_at }
-                    if expires_at <= now =>
-                {
-                    Some((expires_at, c.call_ref))
-                }
-                _ => None,
-            })
-            .collect();
-        if due.is_empty() {
-            return;
-        }
-        // (deadline, call) pairs are unique, so the unstable sort orders them exactly.
-        due.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        for (_, call_ref) in due {
+        // Settling never adds a deadline and takes the call out of `live`, so each pass finds
+        // the next one due until none is.
+        while let Some(call_ref) = self.next_due(now) {
             let end = End::NotRun {
                 gate: Gate::Timeout,
                 reason: "expired",
@@ -712,12 +708,7 @@ impl<R: Clone> Engine<R> {
     pub fn poll_timeout(&self) -> Option<f64> {
         self.live
             .iter()
-            .filter_map(|c| match c.state {
-                CallState::SoftWaiting { expires_at } | CallState::HardPending { expires_at } => {
-                    Some(expires_at)
-                }
-                CallState::Running { .. } => None,
-            })
+            .filter_map(|c| c.deadline())
             .min_by(f64::total_cmp)
     }
 
@@ -1380,6 +1371,20 @@ impl<R: Clone> Engine<R> {
     }
 
     // ---- small helpers ------------------------------------------------------------------
+
+    /// The waiting call whose deadline is earliest and at or before `now`; of equal deadlines,
+    /// the oldest call (`live` is in creation order and `min_by` keeps the first minimum).
+    fn next_due(&self, now: f64) -> Option<CallRef> {
+        self.live
+            .iter()
+            .filter_map(|c| {
+                c.deadline()
+                    .filter(|at| *at <= now)
+                    .map(|at| (at, c.call_ref))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, call_ref)| call_ref)
+    }
 
     fn live_index(&self, call_ref: CallRef) -> Option<usize> {
         self.live

@@ -10,9 +10,6 @@
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
-use serde::ser::{SerializeMap, Serializer};
-use serde::Serialize;
-
 use super::control::Control;
 use super::error::Error;
 use super::schema::push_path_key;
@@ -98,155 +95,78 @@ pub const TOKEN_PARAM: &str =
 /// The description of the optional `decline` parameter of soft actions.
 pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 
-// Manifests are plain serde values: the web layer hands them to JavaScript through
+// Manifests are plain [`Value`] trees: the web layer hands them to JavaScript through
 // serde-wasm-bindgen as fresh, mutable objects (the caller's to extend), the host tests print
-// them with serde_json. Field order is the order providers document.
+// them with serde_json. One value type serializes every shape, so the wasm carries one
+// serializer for all five formats. Field order is the order providers document.
 
-/// One action's entry in a manifest; each variant is one [`ToolFormat`]'s shape.
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-pub enum ToolEntry<'a> {
-    /// `{name, description, control, inputSchema, readOnly, idempotent}`.
-    Json {
-        /// The action's name.
-        name: &'a str,
-        /// As declared.
-        description: &'a str,
-        /// `"open" | "soft" | "hard"`.
-        control: &'static str,
-        /// As declared (see [`InputSchema`]).
-        #[serde(rename = "inputSchema")]
-        input_schema: InputSchema<'a>,
-        /// The `readOnly` hint.
-        #[serde(rename = "readOnly")]
-        read_only: bool,
-        /// The `idempotent` hint.
-        idempotent: bool,
-    },
-    /// `{type: "function", function: {name, description, parameters}}`.
-    OpenAi {
-        /// Always `"function"`.
-        #[serde(rename = "type")]
-        kind: &'static str,
-        /// The function.
-        function: OpenAiFunction<'a>,
-    },
-    /// `{type: "function", name, description, parameters, strict: false}`.
-    ///
-    /// Responses function tools are strict by default; strict mode demands every property be
-    /// required and `additionalProperties: false`, which an optional `confirmToken` (and most
-    /// app schemas) are not: hence `strict: false`.
-    OpenAiResponses {
-        /// Always `"function"`.
-        #[serde(rename = "type")]
-        kind: &'static str,
-        /// The action's name.
-        name: &'a str,
-        /// What the agent reads (see [`agent_description`]).
-        description: String,
-        /// The arguments' schema.
-        parameters: InputSchema<'a>,
-        /// Always false.
-        strict: bool,
-    },
-    /// `{name, description, input_schema}`.
-    Anthropic {
-        /// The action's name.
-        name: &'a str,
-        /// What the agent reads.
-        description: String,
-        /// The arguments' schema.
-        input_schema: InputSchema<'a>,
-    },
-    /// `{name, description, inputSchema, annotations}`.
-    Mcp {
-        /// The action's name.
-        name: &'a str,
-        /// What the agent reads.
-        description: String,
-        /// The arguments' schema.
-        #[serde(rename = "inputSchema")]
-        input_schema: InputSchema<'a>,
-        /// The hints.
-        annotations: McpAnnotations,
-    },
-}
-
-/// The `function` of an OpenAI Chat Completions tool.
-#[derive(Clone, Debug, Serialize)]
-pub struct OpenAiFunction<'a> {
-    /// The action's name.
-    pub name: &'a str,
-    /// What the agent reads.
-    pub description: String,
-    /// The arguments' schema.
-    pub parameters: InputSchema<'a>,
-}
-
-/// MCP tool annotations. MCP's defaults are `readOnlyHint: false`, `destructiveHint: true`, so
-/// every hint that differs from them is spelled out: a client that maps hints back with
-/// [`control_from_mcp_annotations`] gets `open` for read-only open actions, `hard` for hard
-/// ones and `soft` for the rest.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct McpAnnotations {
-    /// True for open actions marked `readOnly`.
-    #[serde(rename = "readOnlyHint", skip_serializing_if = "Option::is_none")]
-    pub read_only: Option<bool>,
-    /// True for hard actions, false for the others unless read-only.
-    #[serde(rename = "destructiveHint", skip_serializing_if = "Option::is_none")]
-    pub destructive: Option<bool>,
-    /// True when the action is marked `idempotent`.
-    #[serde(rename = "idempotentHint", skip_serializing_if = "Option::is_none")]
-    pub idempotent: Option<bool>,
+/// An object from fields in order.
+fn object(fields: Vec<(&str, Value)>) -> Value {
+    Value::Object(fields.into_iter().map(|(k, v)| (k.into(), v)).collect())
 }
 
 /// The manifest for `format`: one entry per action, in the order given.
-pub fn manifest<'a>(format: ToolFormat, tools: &[ToolInfo<'a>]) -> Vec<ToolEntry<'a>> {
-    tools.iter().map(|tool| tool_entry(format, tool)).collect()
+pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
+    Value::Array(tools.iter().map(|tool| tool_entry(format, tool)).collect())
 }
 
-/// One action's manifest entry.
-pub fn tool_entry<'a>(format: ToolFormat, tool: &ToolInfo<'a>) -> ToolEntry<'a> {
-    // The neutral listing keeps the app's words and schema; the providers' entries get the
-    // gate's sentence and, for soft actions, the token parameters.
+/// One action's manifest entry:
+///
+/// - `json`: `{name, description, control, inputSchema, readOnly, idempotent}`, the app's own
+///   words and schema;
+/// - `openai`: `{type: "function", function: {name, description, parameters}}`;
+/// - `openai-responses`: `{type: "function", name, description, parameters, strict: false}`
+///   (Responses function tools are strict by default, and strict mode demands every property
+///   be required and `additionalProperties: false`, which an optional `confirmToken` and most
+///   app schemas are not);
+/// - `anthropic`: `{name, description, input_schema}`;
+/// - `mcp`: `{name, description, inputSchema, annotations}`.
+///
+/// The providers' entries get the gate's sentence in the description and, for soft actions,
+/// the token parameters in the schema.
+pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
     let soft_params = format != ToolFormat::Json && tool.control == Control::Soft;
     let schema = input_schema(tool, soft_params);
-    let description = || agent_description(tool.description, tool.control);
+    let name = Value::from(tool.name);
+    let description = || Value::from(agent_description(tool.description, tool.control));
     match format {
-        ToolFormat::Json => ToolEntry::Json {
-            name: tool.name,
-            description: tool.description,
-            control: tool.control.as_str(),
-            input_schema: schema,
-            read_only: tool.read_only,
-            idempotent: tool.idempotent,
-        },
-        ToolFormat::OpenAi => ToolEntry::OpenAi {
-            kind: "function",
-            function: OpenAiFunction {
-                name: tool.name,
-                description: description(),
-                parameters: schema,
-            },
-        },
-        ToolFormat::OpenAiResponses => ToolEntry::OpenAiResponses {
-            kind: "function",
-            name: tool.name,
-            description: description(),
-            parameters: schema,
-            strict: false,
-        },
-        ToolFormat::Anthropic => ToolEntry::Anthropic {
-            name: tool.name,
-            description: description(),
-            input_schema: schema,
-        },
-        ToolFormat::Mcp => ToolEntry::Mcp {
-            name: tool.name,
-            description: description(),
-            input_schema: schema,
-            annotations: mcp_annotations(tool),
-        },
+        ToolFormat::Json => object(vec![
+            ("name", name),
+            ("description", tool.description.into()),
+            ("control", tool.control.as_str().into()),
+            ("inputSchema", schema),
+            ("readOnly", tool.read_only.into()),
+            ("idempotent", tool.idempotent.into()),
+        ]),
+        ToolFormat::OpenAi => object(vec![
+            ("type", "function".into()),
+            (
+                "function",
+                object(vec![
+                    ("name", name),
+                    ("description", description()),
+                    ("parameters", schema),
+                ]),
+            ),
+        ]),
+        ToolFormat::OpenAiResponses => object(vec![
+            ("type", "function".into()),
+            ("name", name),
+            ("description", description()),
+            ("parameters", schema),
+            ("strict", false.into()),
+        ]),
+        ToolFormat::Anthropic => object(vec![
+            ("name", name),
+            ("description", description()),
+            ("input_schema", schema),
+        ]),
+        ToolFormat::Mcp => object(vec![
+            ("name", name),
+            ("description", description()),
+            ("inputSchema", schema),
+            ("annotations", mcp_annotations(tool)),
+        ]),
     }
 }
 
@@ -270,14 +190,20 @@ pub fn agent_description(description: &str, control: Control) -> String {
     out
 }
 
-/// An action's MCP hints (see [`McpAnnotations`]).
-pub fn mcp_annotations(tool: &ToolInfo<'_>) -> McpAnnotations {
-    let read_only = tool.control == Control::Open && tool.read_only;
-    McpAnnotations {
-        read_only: read_only.then_some(true),
-        destructive: (!read_only).then_some(tool.control == Control::Hard),
-        idempotent: tool.idempotent.then_some(true),
+/// An action's MCP tool annotations. MCP's defaults are `readOnlyHint: false`,
+/// `destructiveHint: true`, so every hint that differs from them is spelled out: a client that
+/// maps hints back with [`control_from_mcp_annotations`] gets `open` for read-only open
+/// actions, `hard` for hard ones and `soft` for the rest. `idempotentHint` when marked.
+pub fn mcp_annotations(tool: &ToolInfo<'_>) -> Value {
+    let mut hints = if tool.control == Control::Open && tool.read_only {
+        vec![("readOnlyHint", true.into())]
+    } else {
+        vec![("destructiveHint", (tool.control == Control::Hard).into())]
+    };
+    if tool.idempotent {
+        hints.push(("idempotentHint", true.into()));
     }
+    object(hints)
 }
 
 /// The arguments' schema as providers accept it: always an object schema at the root.
@@ -287,90 +213,54 @@ pub fn mcp_annotations(tool: &ToolInfo<'_>) -> McpAnnotations {
 /// `{type: "object"}`; else the declared schema with `type: "object"` made explicit and first,
 /// and a root `$schema` dropped. With `soft_params`, the optional `confirmToken` and `decline`
 /// properties are added last to `properties` (never to `required`), which is created if absent.
-#[derive(Clone, Copy, Debug)]
-pub struct InputSchema<'a> {
-    /// The declared schema's fields, when it is an object schema.
-    given: Option<&'a [(String, Value)]>,
-    /// Write `properties` (empty, or only the soft parameters) when `given` has none.
-    add_properties: bool,
-    soft_params: bool,
-}
-
-/// [`InputSchema`] for one action; see there.
-pub fn input_schema<'a>(tool: &ToolInfo<'a>, soft_params: bool) -> InputSchema<'a> {
+pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> Value {
     let given = match (tool.has_input, tool.input_schema) {
-        (true, Some(Value::Object(fields))) if is_object_schema(fields) => Some(fields.as_slice()),
-        _ => None,
+        (true, Some(Value::Object(fields))) if is_object_schema(fields) => fields.as_slice(),
+        _ => &[],
     };
-    let declares_properties = given.is_some_and(|g| g.iter().any(|(k, _)| k == "properties"));
-    InputSchema {
-        given,
-        add_properties: (soft_params || !tool.has_input) && !declares_properties,
-        soft_params,
-    }
-}
-
-impl Serialize for InputSchema<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("type", "object")?;
-        for (key, value) in self.given.unwrap_or_default() {
-            match key.as_str() {
-                "type" | "$schema" => {}
-                // `properties` that is not an object is not a schema a provider takes anyway:
-                // it becomes the two soft parameters alone.
-                "properties" if self.soft_params => {
-                    let props = match value {
-                        Value::Object(props) => props.as_slice(),
-                        _ => &[],
-                    };
-                    map.serialize_entry(key, &Properties(props, true))?;
-                }
-                _ => map.serialize_entry(key, value)?,
+    let mut fields = vec![(String::from("type"), Value::from("object"))];
+    let mut add_properties = soft_params || !tool.has_input;
+    for (key, value) in given {
+        match key.as_str() {
+            "type" | "$schema" => {}
+            // `properties` that is not an object is not a schema a provider takes anyway: it
+            // becomes the two soft parameters alone.
+            "properties" if soft_params => {
+                add_properties = false;
+                let props = match value {
+                    Value::Object(props) => props.as_slice(),
+                    _ => &[],
+                };
+                fields.push((key.clone(), properties(props, true)));
             }
+            _ => fields.push((key.clone(), value.clone())),
         }
-        if self.add_properties {
-            map.serialize_entry("properties", &Properties(&[], self.soft_params))?;
-        }
-        map.end()
     }
+    if add_properties {
+        fields.push(("properties".into(), properties(&[], soft_params)));
+    }
+    Value::Object(fields)
 }
 
-/// A `properties` object; with the flag, any `confirmToken` and `decline` the app declared give
-/// way to the soft parameters, added last.
-struct Properties<'a>(&'a [(String, Value)], bool);
-
-/// A soft action's extra parameter: `{type, description}`.
-#[derive(Serialize)]
-struct Param {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    description: &'static str,
-}
-
-impl Serialize for Properties<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Properties(props, soft_params) = *self;
-        let mut map = serializer.serialize_map(None)?;
-        for (key, value) in props {
-            if !(soft_params && (key == "confirmToken" || key == "decline")) {
-                map.serialize_entry(key, value)?;
-            }
-        }
-        if soft_params {
-            let token = Param {
-                kind: "string",
-                description: TOKEN_PARAM,
-            };
-            let decline = Param {
-                kind: "boolean",
-                description: DECLINE_PARAM,
-            };
-            map.serialize_entry("confirmToken", &token)?;
-            map.serialize_entry("decline", &decline)?;
-        }
-        map.end()
+/// A `properties` object; with `soft_params`, any `confirmToken` and `decline` the app declared
+/// give way to the soft parameters, added last.
+fn properties(props: &[(String, Value)], soft_params: bool) -> Value {
+    let mut fields: Vec<(String, Value)> = props
+        .iter()
+        .filter(|(key, _)| !(soft_params && (key == "confirmToken" || key == "decline")))
+        .cloned()
+        .collect();
+    if soft_params {
+        let param = |kind: &str, description: &str| {
+            object(vec![
+                ("type", kind.into()),
+                ("description", description.into()),
+            ])
+        };
+        fields.push(("confirmToken".into(), param("string", TOKEN_PARAM)));
+        fields.push(("decline".into(), param("boolean", DECLINE_PARAM)));
     }
+    Value::Object(fields)
 }
 
 /// A root schema whose `type` is absent or `"object"`.

@@ -86,10 +86,9 @@ impl Value {
                             .is_some_and(|(_, y)| x.canonical_eq(y))
                     });
                 }
-                let mut a: Vec<&(String, Value)> = a.iter().collect();
-                let mut b: Vec<&(String, Value)> = b.iter().collect();
-                a.sort_unstable_by(|x, y| x.0.cmp(&y.0));
-                b.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+                // Large ones: both sorted by key, then compared in step (a scan per key would
+                // let an agent's many-keyed args cost quadratic time).
+                let (a, b) = (by_key(a), by_key(b));
                 a.iter()
                     .zip(&b)
                     .all(|(x, y)| x.0 == y.0 && x.1.canonical_eq(&y.1))
@@ -249,6 +248,13 @@ impl<'de> Visitor<'de> for ValueVisitor {
         }
         Ok(Value::Object(fields))
     }
+}
+
+/// An object's fields sorted by key.
+fn by_key(fields: &[(String, Value)]) -> Vec<&(String, Value)> {
+    let mut sorted: Vec<&(String, Value)> = fields.iter().collect();
+    sorted.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+    sorted
 }
 
 fn is_safe_integer(n: f64) -> bool {

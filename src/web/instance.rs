@@ -242,7 +242,7 @@ impl Instance {
             Field::Text(id) if !id.is_empty() && id.len() <= 256 => {
                 // A lone surrogate was read as U+FFFD; such an id is not cached, so every
                 // outcome and record carries the same (well-formed) text.
-                if !id.contains('\u{FFFD}') {
+                if !has_replacement_char(&id) {
                     seed_call_id(&id, &call_id_js());
                 }
                 Some(id)
@@ -312,4 +312,10 @@ impl Instance {
             .or_else(|| self.options.container.clone())
             .or_else(|| js::window()?.document()?.body().map(Into::into))
     }
+}
+
+/// Whether `id` holds U+FFFD. (`str::contains` with a non-ASCII `char` searches for its UTF-8
+/// as a substring pattern, which brings a general string searcher into the wasm.)
+fn has_replacement_char(id: &str) -> bool {
+    id.as_bytes().windows(3).any(|w| w == "\u{FFFD}".as_bytes())
 }
