@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use coworkkit::core::control::{Control, ControlSource};
-use coworkkit::core::record::{ActionRecord, Gate, RecordOutcome};
+use coworkkit::core::record::{ActionRecord, Gate, RecordOutcome, Via};
 use coworkkit::core::value::Value;
 use coworkkit::core::watch::{
     duration_text, outcome_text, time_text, WatchModel, WatchRow, RECORD_GATES, WATCH_ROWS_MAX,
@@ -24,6 +24,7 @@ fn record(n: u32, gate: Gate, outcome: RecordOutcome<String>) -> ActionRecord<St
         outcome,
         args: Rc::new(Value::Object(vec![("n".into(), Value::Number(n.into()))])),
         snapshot: None,
+        via: Via::WebMcp,
         approver: None,
         reason: None,
         started_at: 1_700_000_000_000.0,

@@ -19,7 +19,7 @@ use coworkkit::core::engine::{
     Ticket,
 };
 use coworkkit::core::error::Error;
-use coworkkit::core::record::{Approver, Gate, RecordOutcome};
+use coworkkit::core::record::{Approver, Gate, RecordOutcome, Via};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::Value;
 use engine_support::{v, Consent, SeededEntropy};
@@ -297,6 +297,7 @@ impl Model {
                     decline: *decline,
                     host_rejection: host_reject.then(|| Error::ElementUnavailable("gone".into())),
                     snapshot: None,
+                    via: Via::Invoke,
                 };
                 let ticket = self.engine.invoke(req, self.now);
                 prop_assert!(self.tickets.insert(ticket, 0).is_none(), "ticket reused");

@@ -9,7 +9,7 @@ use coworkkit::core::engine::{
     REMEMBERED_CALLS,
 };
 use coworkkit::core::error::Error;
-use coworkkit::core::record::{Gate, RecordOutcome};
+use coworkkit::core::record::{Gate, RecordOutcome, Via};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::Value;
 use engine_support::{admin, v, viewer, Harness};
@@ -1178,4 +1178,41 @@ fn error_codes_are_stable() {
         assert_eq!(error.code(), code);
         assert!(!error.to_string().is_empty());
     }
+}
+
+#[test]
+fn every_record_names_its_door_and_a_soft_call_keeps_its_first() {
+    let mut h = Harness::new();
+    h.action("read", Some("open"));
+    h.action("archive", Some("soft"));
+    let mut req = InvokeRequest::new("read", v("{}"));
+    req.via = Via::WebMcp;
+    h.invoke(req, T0);
+    h.finish(h.last_run(), Ok("read".into()), T0);
+    let mut bad = InvokeRequest::new("nope", v("{}"));
+    bad.via = Via::ToolCall;
+    h.invoke(bad, T0);
+    // The soft call starts as a tool call; its confirming call comes through `invoke`.
+    let mut first = InvokeRequest::new("archive", v(r#"{"id":1}"#));
+    first.via = Via::ToolCall;
+    let t = h.invoke(first, T0);
+    let token = soft_token(&h, t);
+    h.confirm_call("archive", r#"{"id":1}"#, &token, None, T0 + 1.0);
+    h.finish(h.last_run(), Ok("done".into()), T0 + 2.0);
+    let doors: Vec<(&str, Via)> = h
+        .records()
+        .iter()
+        .map(|r| (r.action.as_str(), r.via))
+        .collect();
+    assert_eq!(
+        doors,
+        [
+            ("read", Via::WebMcp),
+            ("nope", Via::ToolCall),
+            ("archive", Via::ToolCall)
+        ]
+    );
+    assert_eq!(Via::WebMcp.as_str(), "webmcp");
+    assert_eq!(Via::ToolCall.as_str(), "tool_call");
+    assert_eq!(Via::Invoke.as_str(), "invoke");
 }

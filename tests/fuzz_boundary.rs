@@ -32,7 +32,7 @@ use coworkkit::core::engine::{
 };
 use coworkkit::core::error::Error;
 use coworkkit::core::interop::{manifest, take_confirm_fields, ToolFormat, ToolInfo};
-use coworkkit::core::record::{Approver, RecordOutcome};
+use coworkkit::core::record::{Approver, RecordOutcome, Via};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::Value;
 use engine_support::{Consent, SeededEntropy};
@@ -582,6 +582,7 @@ impl World {
                     decline: *decline,
                     host_rejection: None,
                     snapshot: None,
+                    via: Via::ToolCall,
                 };
                 let ticket = self.engine.invoke(request, self.now);
                 prop_assert!(self.answers.insert(ticket, 0).is_none(), "ticket reused");

@@ -7,7 +7,7 @@ use super::control::{resolve_control, Control, ControlSource};
 use super::error::Error;
 use super::ids::{random_id, IdHasher};
 pub use super::ids::{ActionId, CallRef, Entropy, ProposalId, Ticket};
-use super::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome};
+use super::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome, Via};
 use super::schema::Schema;
 use super::value::{Value, MAX_DEPTH};
 
@@ -129,6 +129,8 @@ pub struct InvokeRequest<R> {
     pub snapshot: Option<R>,
     /// The agent's `callId`; generated (`ck_` + 32 hex digits) when absent.
     pub call_id: Option<String>,
+    /// The door it came through.
+    pub via: Via,
     /// A soft token from an earlier `needs_confirmation`.
     pub confirm_token: Option<String>,
     /// With the token: the user said no.
@@ -146,6 +148,7 @@ impl<R> InvokeRequest<R> {
             name: name.into(),
             args: Ok(Rc::new(args)),
             snapshot: None,
+            via: Via::Invoke,
             call_id: None,
             confirm_token: None,
             decline: false,
@@ -317,6 +320,7 @@ struct Call<R> {
     source: ControlSource,
     args: Rc<Value>,
     snapshot: Option<R>,
+    via: Via,
     started_at: f64,
     share_result: bool,
     record_result: bool,
@@ -377,6 +381,7 @@ struct Refusal<R> {
     source: ControlSource,
     args: Rc<Value>,
     snapshot: Option<R>,
+    via: Via,
 }
 
 /// The call engine of one coworkkit instance: every gate, token, proposal and record rule,
@@ -728,6 +733,7 @@ impl<R: Clone> Engine<R> {
             decline,
             host_rejection,
             snapshot,
+            via,
         } = req;
         let entry = self.actions.iter().find(|e| e.def.name == name);
         let (action, control, source) = match entry {
@@ -745,6 +751,7 @@ impl<R: Clone> Engine<R> {
             source,
             args: Rc::new(Value::Null),
             snapshot: None,
+            via,
         };
         let args = match args {
             Ok(args) => args,
@@ -848,6 +855,7 @@ impl<R: Clone> Engine<R> {
             source: req.source,
             args: req.args,
             snapshot: req.snapshot,
+            via: req.via,
             started_at: now,
             share_result,
             record_result,
@@ -1176,6 +1184,7 @@ impl<R: Clone> Engine<R> {
             snapshot: call.snapshot,
             approver,
             reason,
+            via: call.via,
             started_at: call.started_at,
             settled_at: now,
             call: Some(call_ref),
@@ -1293,6 +1302,7 @@ impl<R: Clone> Engine<R> {
             snapshot: req.snapshot,
             approver: None,
             reason: Some(code.into()),
+            via: req.via,
             started_at: now,
             settled_at: now,
             call: None,

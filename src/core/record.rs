@@ -46,6 +46,29 @@ impl Gate {
     }
 }
 
+/// The door a call came through (SPEC §6): its record's `via`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Via {
+    /// `ck.invoke(call)`.
+    #[default]
+    Invoke,
+    /// `ck.handleToolCall(providerCall)`.
+    ToolCall,
+    /// A tool's `execute` called by the browser's own agent (WebMCP).
+    WebMcp,
+}
+
+impl Via {
+    /// `"invoke"`, `"tool_call"` or `"webmcp"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Invoke => "invoke",
+            Via::ToolCall => "tool_call",
+            Via::WebMcp => "webmcp",
+        }
+    }
+}
+
 /// The person who confirmed a hard card.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Approver {
@@ -135,6 +158,9 @@ pub struct ActionRecord<R> {
     pub approver: Option<Approver>,
     /// Machine code for rejected / cancelled / timeout / needs_hand_mode.
     pub reason: Option<String>,
+    /// The door the call came through; for a soft call, the door of its first call (the one
+    /// that got the token).
+    pub via: Via,
     /// Epoch ms of the first invoke of this call.
     pub started_at: f64,
     /// Epoch ms of settlement.

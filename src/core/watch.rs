@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 
 use super::control::Control;
-use super::record::{ActionRecord, Gate, RecordOutcome};
+use super::record::{ActionRecord, Gate, RecordOutcome, Via};
 
 /// How many rows the panel keeps by default: a long session must not grow the page without
 /// limit. Counts keep going; only the oldest rows are dropped.
@@ -37,6 +37,8 @@ pub struct WatchRow<T> {
     pub control: Control,
     /// Terminal gate (the gate badge).
     pub gate: Gate,
+    /// The door the call came through (`invoke`, `tool_call`, `webmcp`).
+    pub via: Via,
     /// `ok`, `error: <code>`, or `not run: <reason>`.
     pub outcome: String,
     /// Settled minus started, e.g. `12 ms`, `3.4 s`, `2 min 5 s`.
@@ -54,6 +56,7 @@ impl<T> WatchRow<T> {
             action: record.action.clone(),
             control: record.control,
             gate: record.gate,
+            via: record.via,
             outcome: outcome_text(&record.outcome, record.reason.as_deref()),
             duration: duration_text(record.settled_at - record.started_at),
             payload,

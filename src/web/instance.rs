@@ -27,7 +27,7 @@ use super::watch::WatchPanels;
 use crate::core::engine::{ActionId, Engine, Entropy, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::ids::random_id;
-use crate::core::record::Approver;
+use crate::core::record::{Approver, Via};
 use crate::core::value::Value;
 
 /// `crypto.getRandomValues`, the engine's source of tokens and ids. Bytes are drawn 256 at a
@@ -269,6 +269,7 @@ impl Instance {
             name,
             args: args.map(Rc::new),
             snapshot,
+            via: Via::Invoke,
             call_id,
             confirm_token,
             decline: fields.decline,

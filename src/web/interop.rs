@@ -27,6 +27,7 @@ use crate::core::error::Error;
 use crate::core::interop::{
     issues_error, manifest, take_confirm_fields, PathStep, ToolFormat, ToolInfo,
 };
+use crate::core::record::Via;
 use crate::core::schema::Schema;
 use crate::core::value::Value;
 
@@ -250,6 +251,7 @@ fn tool_request(inst: &Instance, call: ToolCallFields) -> InvokeRequest<JsValue>
         // Made once, from the args the engine keeps, so `run`, the card and the record share it.
         snapshot: args.as_ref().ok().map(write_frozen),
         args: args.map(Rc::new),
+        via: Via::ToolCall,
         call_id: None,
         confirm_token: None,
         decline: false,

@@ -6,8 +6,8 @@
 //! string through `textContent`. Each record delivered to `onActionRecord` is also pushed, at the
 //! same moment, to every mounted panel (a panel starts empty: the SDK stores no records).
 //!
-//! - Rows, newest first: time, action, control badge, gate badge, outcome, duration, and the
-//!   arguments in a `<details>`. The last [`WATCH_ROWS_MAX`] rows are kept; older ones leave
+//! - Rows, newest first: time, action, control badge, gate badge, the door (`invoke`,
+//!   `tool_call` or `webmcp`), outcome, duration, and the arguments in a `<details>`. The last [`WATCH_ROWS_MAX`] rows are kept; older ones leave
 //!   the page.
 //! - Filter buttons (All and one per gate, `aria-pressed`), each with the count of records of
 //!   that gate since the panel was mounted.
@@ -19,8 +19,8 @@
 //! Theming: the card's custom properties (`--ck-bg`, `--ck-fg`, `--ck-muted`, `--ck-accent`,
 //! `--ck-radius`, `--ck-font`) and `--ck-watch-height` (default `24rem`). Parts: `panel`,
 //! `heading`, `copy`, `filters`, `filter`, `count`, `rows`, `row`, `time`, `action`,
-//! `chip control` (with `data-control`), `chip gate` (with `data-gate`), `outcome`,
-//! `duration`, `args`.
+//! `chip control` (with `data-control`), `chip gate` (with `data-gate`), `via` (the door the
+//! call came through, with `data-via`), `outcome`, `duration`, `args`.
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -59,6 +59,7 @@ const CSS: &str = concat!(
     "li{padding:6px 0;border-top:1px solid var(--ln)}li[hidden]{display:none}",
     "time,[part=outcome],[part=duration]{color:var(--mu);font-variant-numeric:tabular-nums}",
     "[part=action]{font-weight:600;overflow-wrap:anywhere}",
+    "[part=via]{font-size:11px;color:var(--mu)}",
     "[part~=chip]{font-size:11px;padding:0 6px;border:1px solid;border-radius:8px}",
     "[data-control=hard],span[data-gate=rejected],span[data-gate=cancelled],",
     "span[data-gate=timeout]{color:var(--ac)}",
@@ -198,6 +199,8 @@ impl PanelState {
             &[("part", "chip gate"), ("data-gate", gate)],
             gate,
         )?;
+        let via = row.via.as_str();
+        text(&li, "span", &[("part", "via"), ("data-via", via)], via)?;
         text(&li, "span", &[("part", "outcome")], &row.outcome)?;
         text(&li, "span", &[("part", "duration")], &row.duration)?;
         let details = el(&li, "details", &[("part", "args")], None)?;
