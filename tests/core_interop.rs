@@ -37,6 +37,7 @@ fn tool<'a>(name: &'a str, control: Control, schema: Option<&'a Value>) -> ToolI
         control,
         read_only: false,
         idempotent: false,
+        untrusted_content: false,
         input_schema: schema,
         has_input: schema.is_some(),
     }
@@ -307,4 +308,49 @@ fn standard_schema_issues_become_one_invalid_args_message() {
     };
     assert!(message.ends_with("args[7]: x; and 2 more"));
     assert_eq!(issues_error(&[]).code(), "invalid_args");
+}
+
+#[test]
+fn webmcp_tools_carry_the_mcp_words_and_schema_a_title_and_three_hints() {
+    let schema = v(r#"{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}"#);
+    let mut soft = tool("archiveThread", Control::Soft, Some(&schema));
+    soft.untrusted_content = true;
+    let entry = v(&json(&webmcp_tool(&soft)));
+    let mcp = parsed_entry(ToolFormat::Mcp, &soft);
+    let Value::Object(fields) = &entry else {
+        unreachable!()
+    };
+    let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+    // Only these: in particular no summary, which never leaves the page.
+    assert_eq!(
+        keys,
+        ["name", "title", "description", "inputSchema", "annotations"]
+    );
+    assert_eq!(entry.get("name"), Some(&v(r#""archiveThread""#)));
+    assert_eq!(entry.get("title"), Some(&v(r#""Archive thread""#)));
+    assert_eq!(entry.get("description"), mcp.get("description"));
+    assert_eq!(entry.get("inputSchema"), mcp.get("inputSchema"));
+    let props = entry.get("inputSchema").and_then(|s| s.get("properties"));
+    assert!(props.and_then(|p| p.get("confirmToken")).is_some());
+    assert!(props.and_then(|p| p.get("decline")).is_some());
+    assert_eq!(
+        json(entry.get("annotations").unwrap()),
+        r#"{"readOnlyHint":false,"consequentialHint":true,"untrustedContentHint":true}"#
+    );
+
+    let mut read = tool("getTask", Control::Open, None);
+    read.read_only = true;
+    let hints = v(&json(&webmcp_tool(&read)));
+    assert_eq!(
+        json(hints.get("annotations").unwrap()),
+        r#"{"readOnlyHint":true,"consequentialHint":false,"untrustedContentHint":false}"#
+    );
+    // read-only is a hint for open actions only; a hard one is consequential whatever it says.
+    let mut hard = tool("deleteProject", Control::Hard, None);
+    hard.read_only = true;
+    let hints = v(&json(&webmcp_tool(&hard)));
+    assert_eq!(
+        json(hints.get("annotations").unwrap()),
+        r#"{"readOnlyHint":false,"consequentialHint":true,"untrustedContentHint":false}"#
+    );
 }

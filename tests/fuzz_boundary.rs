@@ -31,7 +31,7 @@ use coworkkit::core::engine::{
     ActionDef, CallRef, CancelReason, Config, Effect, Engine, InvokeRequest, ProposalId, Ticket,
 };
 use coworkkit::core::error::Error;
-use coworkkit::core::interop::{manifest, take_confirm_fields, ToolFormat, ToolInfo};
+use coworkkit::core::interop::{manifest, take_confirm_fields, webmcp_tool, ToolFormat, ToolInfo};
 use coworkkit::core::record::{Approver, RecordOutcome, Via};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::Value;
@@ -313,13 +313,14 @@ proptest! {
         }
         let control = [Control::Open, Control::Soft, Control::Hard][usize::from(control)];
         let info = ToolInfo {
-            name: &name, description: &gate, control, read_only: true, idempotent: false,
+            name: &name, description: &gate, control, read_only: true, idempotent: false, untrusted_content: false,
             input_schema: schema.as_ref(), has_input: schema.is_some(),
         };
         for format in ["json", "openai", "openai-responses", "anthropic", "mcp"] {
             let format = ToolFormat::parse(format).expect("known format");
             prop_assert!(serde_json::to_string(&manifest(format, &[info])).is_ok());
         }
+        prop_assert!(serde_json::to_string(&webmcp_tool(&info)).is_ok());
     }
 
     #[test]

@@ -74,6 +74,8 @@ pub struct ActionDef {
     pub read_only: bool,
     /// Manifest hint.
     pub idempotent: bool,
+    /// Manifest hint (WebMCP `untrustedContentHint`): results carry text other people wrote.
+    pub untrusted_content: bool,
 }
 
 impl ActionDef {
@@ -91,6 +93,7 @@ impl ActionDef {
             record_result: true,
             read_only: false,
             idempotent: false,
+            untrusted_content: false,
         }
     }
 }

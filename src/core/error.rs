@@ -44,6 +44,11 @@ pub enum Error {
     UnknownProposal,
     /// The proposal waits, but behind another card: only the visible card can be confirmed.
     ProposalNotVisible,
+    /// `exposeToModelContext()` found no model context (none given, none on `document` or
+    /// `navigator`).
+    ModelContextUnavailable,
+    /// The model context refused to register the tool of this action.
+    ModelContextRefused(String),
 }
 
 impl Error {
@@ -67,6 +72,8 @@ impl Error {
             Error::HandModeOff => "hand_mode_off",
             Error::UnknownProposal => "unknown_proposal",
             Error::ProposalNotVisible => "proposal_not_visible",
+            Error::ModelContextUnavailable => "model_context_unavailable",
+            Error::ModelContextRefused(_) => "model_context_refused",
         }
     }
 }
@@ -106,6 +113,13 @@ impl Error {
             }
             Error::UnknownProposal => "no proposal with this id is waiting",
             Error::ProposalNotVisible => "only the visible confirmation card can be confirmed",
+            Error::ModelContextUnavailable => {
+                "no model context: pass options.modelContext, or run where document.modelContext \
+                 (WebMCP) or navigator.modelContext (a polyfill) exists"
+            }
+            Error::ModelContextRefused(name) => {
+                return format!("the model context refused to register the tool `{name}`")
+            }
         };
         text.into()
     }

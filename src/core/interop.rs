@@ -10,6 +10,7 @@
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
+use super::card::title_from_name;
 use super::control::Control;
 use super::error::Error;
 use super::schema::push_path_key;
@@ -70,6 +71,8 @@ pub struct ToolInfo<'a> {
     pub read_only: bool,
     /// The `idempotent` hint.
     pub idempotent: bool,
+    /// The `untrustedContent` hint.
+    pub untrusted_content: bool,
     /// The arguments' JSON Schema: the declared JSON Schema `input`, a Standard Schema's JSON
     /// Schema export, or `inputJsonSchema`. `None` when the action has no `input` or its
     /// Standard Schema offers no JSON Schema.
@@ -270,6 +273,42 @@ fn is_object_schema(fields: &[(String, Value)]) -> bool {
         Some((_, Value::String(t))) => t == "object",
         Some(_) => false,
     }
+}
+
+/// The description of one action as a WebMCP tool (SPEC §7.2), everything but `execute`:
+/// `{name, title, description, inputSchema, annotations}`. `title` is the card's readable
+/// title; `description` and `inputSchema` are exactly the MCP manifest's (so a soft action
+/// offers `confirmToken` and `decline`); the annotations are `readOnlyHint` (open actions
+/// marked read-only), `consequentialHint` (soft and hard) and `untrustedContentHint`, each
+/// spelled out. Never the card's summary: that is computed per call and stays in the page.
+pub fn webmcp_tool(tool: &ToolInfo<'_>) -> Value {
+    let mut mcp = match tool_entry(ToolFormat::Mcp, tool) {
+        Value::Object(fields) => fields,
+        _ => Vec::new(),
+    };
+    let mut take = |key: &str| {
+        mcp.iter()
+            .position(|(k, _)| k == key)
+            .map_or(Value::Null, |at| mcp.swap_remove(at).1)
+    };
+    let (description, input_schema) = (take("description"), take("inputSchema"));
+    object(vec![
+        ("name", tool.name.into()),
+        ("title", title_from_name(tool.name).into()),
+        ("description", description),
+        ("inputSchema", input_schema),
+        (
+            "annotations",
+            object(vec![
+                (
+                    "readOnlyHint",
+                    (tool.control == Control::Open && tool.read_only).into(),
+                ),
+                ("consequentialHint", (tool.control != Control::Open).into()),
+                ("untrustedContentHint", tool.untrusted_content.into()),
+            ]),
+        ),
+    ])
 }
 
 /// MCP hints → control (SPEC §7), with MCP's defaults (`readOnlyHint: false`,

@@ -22,10 +22,10 @@ use super::convert::{get, read_tool_call, read_value, set, write_frozen, ToolCal
 use super::instance::Instance;
 use super::js;
 use crate::core::control::Control;
-use crate::core::engine::InvokeRequest;
+use crate::core::engine::{ActionDef, ActionId, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::interop::{
-    issues_error, manifest, take_confirm_fields, PathStep, ToolFormat, ToolInfo,
+    issues_error, manifest, take_confirm_fields, webmcp_tool, PathStep, ToolFormat, ToolInfo,
 };
 use crate::core::record::Via;
 use crate::core::schema::Schema;
@@ -337,6 +337,33 @@ pub(crate) fn thrown_error(thrown: &JsValue) -> Error {
     ))
 }
 
+/// How a manifest sees one action.
+fn tool_info<'a>(
+    def: &'a ActionDef,
+    control: Control,
+    input: Option<&'a ActionInput>,
+) -> ToolInfo<'a> {
+    ToolInfo {
+        name: &def.name,
+        description: &def.description,
+        control,
+        read_only: def.read_only,
+        idempotent: def.idempotent,
+        untrusted_content: def.untrusted_content,
+        // An element action's implied schema (`fill`'s `value`) is in `def.schema`.
+        input_schema: input
+            .and_then(|i| i.json_schema.as_ref())
+            .or(def.schema.as_ref().map(Schema::source)),
+        has_input: def.schema.is_some() || input.is_some_and(|i| i.declared),
+    }
+}
+
+fn serialize(value: &Value) -> Option<JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .ok()
+}
+
 /// The manifest of every registered action for an LLM (SPEC §7): fresh plain objects each
 /// time (the caller's to extend); an unknown format is `invalid_spec`.
 pub(crate) fn tools(inst: &Instance, format: &JsValue) -> Result<JsValue, Error> {
@@ -355,24 +382,49 @@ pub(crate) fn tools(inst: &Instance, format: &JsValue) -> Result<JsValue, Error>
     let tools: Vec<ToolInfo<'_>> = engine
         .actions()
         .zip(&inputs)
-        .map(|((_, def, control, _), input)| ToolInfo {
-            name: &def.name,
-            description: &def.description,
-            control,
-            read_only: def.read_only,
-            idempotent: def.idempotent,
-            // An element action's implied schema (`fill`'s `value`) is in `def.schema`.
-            input_schema: input
-                .as_ref()
-                .and_then(|i| i.json_schema.as_ref())
-                .or(def.schema.as_ref().map(Schema::source)),
-            has_input: def.schema.is_some() || input.as_ref().is_some_and(|i| i.declared),
-        })
+        .map(|((_, def, control, _), input)| tool_info(def, control, input.as_ref()))
         .collect();
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    Ok(manifest(format, &tools)
-        .serialize(&serializer)
-        .unwrap_or_else(|_| Array::new().into()))
+    Ok(serialize(&manifest(format, &tools)).unwrap_or_else(|| Array::new().into()))
+}
+
+/// One action as a WebMCP tool, everything but `execute` (see
+/// [`webmcp_tool`](crate::core::interop::webmcp_tool)); `None` when it is not registered.
+pub(crate) fn webmcp_tool_js(inst: &Instance, action: ActionId) -> Option<JsValue> {
+    let input = inst.registry.with(action, |a| a.input.clone());
+    let engine = inst.engine.borrow();
+    let (_, def, control, _) = engine.action_by_id(action)?;
+    serialize(&webmcp_tool(&tool_info(def, control, input.as_ref())))
+}
+
+/// The engine request for one `execute(input)` of a WebMCP tool: a fresh call (WebMCP gives
+/// none an id) through the tool-call door, so a soft tool takes `confirmToken` and `decline`
+/// out of its input. The input must be a JSON object (`undefined` and `null` are `{}`).
+pub(crate) fn webmcp_request(
+    inst: &Instance,
+    name: &str,
+    input: &JsValue,
+) -> InvokeRequest<JsValue> {
+    let max = inst.engine.borrow().config().max_args_bytes;
+    let args = if input.is_undefined() || input.is_null() {
+        Ok(Value::Object(Vec::new()))
+    } else {
+        match read_value(input, max) {
+            Ok(object @ Value::Object(_)) => Ok(object),
+            Ok(_) => Err(Error::InvalidArgs(
+                "args: a tool's input must be a JSON object".into(),
+            )),
+            Err(error) => Err(error),
+        }
+    };
+    let call = ToolCallFields {
+        kind: 0,
+        id: None,
+        name: name.into(),
+        args,
+    };
+    let mut request = tool_request(inst, call);
+    request.via = Via::WebMcp;
+    request
 }
 
 /// Runs a provider tool call through the engine (SPEC §7) and answers in the matching

@@ -169,6 +169,7 @@ pub(crate) fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> 
         record_result: read_bool(spec, "recordResult", true)?,
         read_only: read_bool(spec, "readOnly", false)?,
         idempotent: read_bool(spec, "idempotent", false)?,
+        untrusted_content: read_bool(spec, "untrustedContent", false)?,
     };
     let action = JsAction {
         run,

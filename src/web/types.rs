@@ -14,12 +14,21 @@ export type Gate =
   | "cancelled" | "timeout" | "rejected";
 /** Why the effective control is what it is. */
 export type ControlSource = "declared" | "default" | "destructive_name";
-/** Stable error codes carried by `Outcome.error.code`, record reasons and thrown errors. */
+/**
+ * Every stable code: `Outcome.error.code`, a record's `reason`, and the `code` of a thrown
+ * `Error`. Rejections carry the error's code; cancellations and timeouts carry their reason
+ * (`cancelled_by_user`, `cancelled_by_app`, `action_disposed`, `disposed`, `declined`,
+ * `expired`).
+ */
 export type ErrorCode =
   | "unknown_action" | "invalid_args" | "args_too_large" | "bad_token" | "token_expired"
   | "call_id_conflict" | "too_many_pending" | "element_unavailable" | "invalid_spec"
   | "duplicate_action" | "not_admin" | "run_failed" | "needs_user_activation" | "disposed"
-  | "hand_mode_off";
+  | "hand_mode_off" | "unknown_proposal" | "proposal_not_visible"
+  | "model_context_unavailable" | "model_context_refused"
+  | "cancelled_by_user" | "cancelled_by_app" | "action_disposed" | "declined" | "expired";
+/** The door a call came through, on its record. */
+export type Via = "invoke" | "tool_call" | "webmcp";
 /** Plain JSON data: what arguments must be. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -80,6 +89,8 @@ export interface ActionSpecBase<A = { [key: string]: Json }> {
   readOnly?: boolean;
   /** Hint for manifests (MCP `idempotentHint`); never changes the gate. */
   idempotent?: boolean;
+  /** Hint for WebMCP (`untrustedContentHint`): results carry text other people wrote. Never changes the gate. */
+  untrustedContent?: boolean;
 }
 
 /** An action that calls the app's own `run`. */
@@ -177,7 +188,10 @@ export interface ActionRecord {
     | { status: "not_run" };
   args: Readonly<Json>;
   approver?: Approver;
-  reason?: string;
+  /** Why it was rejected, cancelled or timed out. */
+  reason?: ErrorCode;
+  /** The door it came through; for a soft call, the door of its first call. */
+  via: Via;
   startedAt: number;
   settledAt: number;
 }

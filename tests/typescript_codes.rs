@@ -1,0 +1,91 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The TypeScript `ErrorCode` (src/web/types.rs, shipped in coworkkit.d.ts) names exactly the
+//! codes an outcome, a record's `reason` or a thrown error can carry.
+
+use std::collections::BTreeSet;
+
+use coworkkit::core::engine::CancelReason;
+use coworkkit::core::error::Error;
+
+/// One of every error; the `match` stops compiling when a variant is added, so the list
+/// cannot fall behind.
+fn every_error() -> Vec<Error> {
+    let all = vec![
+        Error::UnknownAction(String::new()),
+        Error::InvalidArgs(String::new()),
+        Error::ArgsTooLarge { size: 0, max: 0 },
+        Error::BadToken,
+        Error::TokenExpired,
+        Error::CallIdConflict,
+        Error::TooManyPending,
+        Error::ElementUnavailable(String::new()),
+        Error::InvalidSpec(String::new()),
+        Error::DuplicateAction(String::new()),
+        Error::NotAdmin,
+        Error::RunFailed(String::new()),
+        Error::NeedsUserActivation,
+        Error::Disposed,
+        Error::HandModeOff,
+        Error::UnknownProposal,
+        Error::ProposalNotVisible,
+        Error::ModelContextUnavailable,
+        Error::ModelContextRefused(String::new()),
+    ];
+    for error in &all {
+        match error {
+            Error::UnknownAction(_)
+            | Error::InvalidArgs(_)
+            | Error::ArgsTooLarge { .. }
+            | Error::BadToken
+            | Error::TokenExpired
+            | Error::CallIdConflict
+            | Error::TooManyPending
+            | Error::ElementUnavailable(_)
+            | Error::InvalidSpec(_)
+            | Error::DuplicateAction(_)
+            | Error::NotAdmin
+            | Error::RunFailed(_)
+            | Error::NeedsUserActivation
+            | Error::Disposed
+            | Error::HandModeOff
+            | Error::UnknownProposal
+            | Error::ProposalNotVisible
+            | Error::ModelContextUnavailable
+            | Error::ModelContextRefused(_) => {}
+        }
+    }
+    all
+}
+
+/// The string literals of `export type ErrorCode = ...;` in the TypeScript section.
+fn typescript_codes() -> BTreeSet<String> {
+    let source = include_str!("../src/web/types.rs");
+    let start = source
+        .find("export type ErrorCode =")
+        .expect("ErrorCode in types.rs");
+    let union = &source[start..];
+    let union = &union[..union.find(';').expect("the union ends")];
+    union
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_typescript_error_code_lists_every_code_and_only_those() {
+    let mut codes: BTreeSet<String> = every_error().iter().map(|e| e.code().into()).collect();
+    for reason in [
+        CancelReason::User,
+        CancelReason::App,
+        CancelReason::ActionDisposed,
+        CancelReason::Disposed,
+    ] {
+        codes.insert(reason.as_str().into());
+    }
+    // The engine's own reasons: a declined soft call, an expired card or token.
+    codes.insert("declined".into());
+    codes.insert("expired".into());
+    assert_eq!(typescript_codes(), codes);
+}
