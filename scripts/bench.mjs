@@ -2,12 +2,13 @@
 // headless Chromium with playwright-core, and writes bench/results.json and the tables in
 // BENCHMARKS.md. Run through ./scripts/bench, which builds the package first.
 //
-//   node scripts/bench.mjs --pkg DIR [--quick] [--cards N] [--opens N] [--runs N] [--calls N]
-//                          [--samples N] [--loads N] [--write | --no-write]
+//   node scripts/bench.mjs --pkg DIR [--quick] [--cards N] [--opens N] [--rounds N] [--calls N]
+//                          [--samples N] [--loads N] [--write | --no-write] [--baseline]
 //
 // Figures: shipped bytes (raw, gzip -9, brotli); open `invoke` round trip vs the same work in
-// plain JS; hard `invoke` → card focused vs a bare <dialog>; wasm memory and JS heap after
-// open invokes and trusted confirms; import + init + `new Coworkkit` over fresh page loads.
+// plain JS (www/bench/plain.js), the median of per-round ratios; hard `invoke` → card focused vs
+// a bare <dialog>, the median of per-pair ratios; wasm memory and JS heap after open invokes
+// and trusted confirms; import + init + `new Coworkkit` over fresh page loads.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -20,7 +21,9 @@ import { startServer } from "./serve.mjs";
 import { shippedFiles } from "./size.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
-const BUDGET = { gzipBytes: 40 * 1024, invokeRatio: 3, cardRatio: 2 };
+// SPEC §9. The size budget is the hard limit; the test command also keeps a ceiling at the
+// measured size + 1 KB (SIZE_CEILING in scripts/test), which the table shows beside it.
+const BUDGET = { gzipBytes: 80 * 1024, invokeRatio: 3, cardRatio: 2, memoryGrowthBytes: 65536 };
 // The e2e harness's flags (so the bench sees the browser the tests see), plus precise heap sizes.
 const FLAGS = harness.FLAGS ?? [
   "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -36,13 +39,16 @@ if (!CHROMIUM_FLAGS.some((f) => f.startsWith("--js-flags=") && f.includes("--exp
 // Options
 // ------------------------------------------------------------------------------------------
 
-const HELP = `usage: ./scripts/bench [--quick] [--cards N] [--opens N] [--runs N] [--calls N]
+const HELP = `usage: ./scripts/bench [--quick] [--cards N] [--opens N] [--rounds N] [--calls N]
                      [--samples N] [--loads N] [--no-build] [--pkg DIR] [--write | --no-write]
+                     [--baseline]
   --quick      smoke run with small counts; prints the figures, writes nothing unless --write
-  --cards N    trusted confirms in the memory run (default 1000)
-  --opens N    open invokes in the memory run (default 100000)
-  --runs N     invoke runs, median reported (default 7)
-  --calls N    invoke calls per run (default 2000)
+  --cards N    trusted confirms in the memory run (default 1000; the baseline after a tenth)
+  --opens N    open invokes in the memory run (default 100000; the baseline after a tenth)
+  --rounds N   invoke rounds, each N calls on one side then N on the other, the side that
+               goes first alternating; the figure is the median of the rounds' ratios
+               (default 31)
+  --calls N    invoke calls per side per round (default 4000)
   --warmup N   invoke calls on each side before the timed runs (default 20000; quick 2000):
                V8 first runs wasm from its baseline compiler and tiers hot functions up
                later, so a short warm-up measures the tier-up, not the steady state
@@ -51,13 +57,15 @@ const HELP = `usage: ./scripts/bench [--quick] [--cards N] [--opens N] [--runs N
   --no-build   skip scripts/setup and scripts/build-pkg (measure the package in --pkg)
   --pkg DIR    the built package to measure (default target/bench/pkg, built by ./scripts/bench)
   --write      write bench/results.json and BENCHMARKS.md (default for full runs)
-  --no-write   only print`;
+  --no-write   only print
+  --baseline   also write this run into BENCHMARKS.md's "Baseline" block (the "before" of a
+               piece of work; later runs leave it alone)`;
 
 function parseArgs(argv) {
   const quick = argv.includes("--quick");
   const o = quick
-    ? { quick, cards: 20, opens: 5000, runs: 3, calls: 500, warmup: 2000, samples: 30, loads: 3, write: false }
-    : { quick, cards: 1000, opens: 100000, runs: 7, calls: 2000, warmup: 20000, samples: 200, loads: 7, write: true };
+    ? { quick, cards: 20, opens: 12000, rounds: 7, calls: 500, warmup: 2000, samples: 30, loads: 3, write: false, baseline: false }
+    : { quick, cards: 1000, opens: 100000, rounds: 31, calls: 4000, warmup: 20000, samples: 200, loads: 7, write: true, baseline: false };
   o.pkg = join(ROOT, "target/bench/pkg");
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -70,7 +78,7 @@ function parseArgs(argv) {
       case "--quick": case "--no-build": break;
       case "--cards": o.cards = num(); break;
       case "--opens": o.opens = num(); break;
-      case "--runs": o.runs = Math.max(1, num()); break;
+      case "--rounds": case "--runs": o.rounds = Math.max(1, num()); break;
       case "--calls": o.calls = Math.max(1, num()); break;
       case "--warmup": o.warmup = Math.max(0, num()); break;
       case "--samples": o.samples = Math.max(1, num()); break;
@@ -78,6 +86,7 @@ function parseArgs(argv) {
       case "--pkg": o.pkg = resolve(argv[++i] ?? ""); break;
       case "--write": o.write = true; break;
       case "--no-write": o.write = false; break;
+      case "--baseline": o.baseline = o.write = true; break;
       case "-h": case "--help": console.log(HELP); process.exit(0); break;
       default: throw new Error(`unknown option ${a}\n${HELP}`);
     }
@@ -180,23 +189,24 @@ async function measureLoads(browser, url, loads) {
 
 async function measureInvoke(browser, url, o) {
   const page = await openBench(browser, url);
-  const r = await page.evaluate((a) => window.bench.invoke(a), { runs: o.runs, calls: o.calls, warmup: o.warmup });
+  const r = await page.evaluate((a) => window.bench.invoke(a), { rounds: o.rounds, calls: o.calls, warmup: o.warmup });
   await page.done();
-  return { ...r, ratio: r.sdkMedianUs / r.jsMedianUs };
+  return r;
 }
 
 async function measureCard(browser, url, o) {
   const page = await openBench(browser, url);
   const r = await page.evaluate((a) => window.bench.card(a), { samples: o.samples, warmup: 20 });
   await page.done();
-  return { ...r, ratioP50: r.sdk.focus.p50 / r.floor.focus.p50, ratioP95: r.sdk.focus.p95 / r.floor.focus.p95 };
+  return { ...r, ratioOfP50s: r.sdk.focus.p50 / r.floor.focus.p50, ratioOfP95s: r.sdk.focus.p95 / r.floor.focus.p95 };
 }
 
 /**
  * Open invokes and trusted confirms, interleaved: before each card, its share of the open
- * invokes; each card is confirmed by Playwright's mouse (a trusted click). Samples after the
- * baseline phase (the first 1,000 opens and the first tenth of the cards) and after each
- * quarter of the rest; growth is the end minus the baseline.
+ * invokes; each card is confirmed by Playwright's mouse (a trusted click). Samples at the
+ * start, after the first 1,000 opens (and their share of the cards), at the baseline (the
+ * first tenth of the opens and of the cards: 10,000 and 100 by default, SPEC §9's starting
+ * point) and after each quarter of the rest; growth is the end minus the baseline.
  */
 async function measureMemory(browser, url, o) {
   const page = await openBench(browser, url);
@@ -231,9 +241,15 @@ async function measureMemory(browser, url, o) {
   };
 
   await sample("start");
-  const baseOpens = Math.min(1000, o.opens);
+  const baseOpens = Math.round(o.opens / 10);
   const baseCards = o.cards ? Math.max(1, Math.ceil(o.cards / 10)) : 0;
-  await runPhase(baseOpens, baseCards);
+  const earlyOpens = Math.min(1000, baseOpens);
+  const earlyCards = baseOpens ? Math.floor((baseCards * earlyOpens) / baseOpens) : 0;
+  if (earlyOpens < baseOpens) {
+    await runPhase(earlyOpens, earlyCards);
+    await sample("first 1,000 opens");
+  }
+  await runPhase(baseOpens - (earlyOpens < baseOpens ? earlyOpens : 0), baseCards - (earlyOpens < baseOpens ? earlyCards : 0));
   await sample("baseline");
   const restOpens = o.opens - baseOpens, restCards = o.cards - baseCards;
   for (let q = 0; q < 4; q++) {
@@ -266,10 +282,21 @@ async function measureMemory(browser, url, o) {
 
 const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
 const fx = (x, d = 2) => x.toFixed(d);
+const f0 = (n) => n.toLocaleString("en");
 const ratioStatus = (ratio, budget) =>
   ratio <= budget
-    ? `**met** (${fx(ratio)}× ≤ ${budget}×; ${fx(budget - ratio)}× headroom)`
-    : `**not met** (${fx(ratio)}× > ${budget}×; ${fx(ratio - budget)}× over, ${fx((ratio / budget - 1) * 100, 0)}% too slow)`;
+    ? `**met** (${fx(budget - ratio)}× headroom)`
+    : `**not met** (${fx(ratio - budget)}× over, ${fx((ratio / budget - 1) * 100, 0)}% too slow)`;
+
+/** The test command's size ceiling (`SIZE_CEILING=` in scripts/test), or null. */
+function sizeCeiling() {
+  try {
+    const m = readFileSync(join(ROOT, "scripts/test"), "utf8").match(/^SIZE_CEILING=(\d+)/m);
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
 
 function budgets(r) {
   const g = r.size.total.gzip;
@@ -279,77 +306,66 @@ function budgets(r) {
       figure: "size", met: g <= BUDGET.gzipBytes,
       status: g <= BUDGET.gzipBytes
         ? `**met** (${kb(BUDGET.gzipBytes - g)} under)`
-        : `**not met** (${kb(g - BUDGET.gzipBytes)} over, ${fx(g / BUDGET.gzipBytes)}× the budget)`,
+        : `**not met** (${kb(g - BUDGET.gzipBytes)} over)`,
     },
     { figure: "invoke", met: r.invoke.ratio <= BUDGET.invokeRatio, status: ratioStatus(r.invoke.ratio, BUDGET.invokeRatio) },
-    { figure: "card", met: r.card.ratioP50 <= BUDGET.cardRatio, status: ratioStatus(r.card.ratioP50, BUDGET.cardRatio) },
+    { figure: "card", met: r.card.ratio <= BUDGET.cardRatio, status: ratioStatus(r.card.ratio, BUDGET.cardRatio) },
     {
-      figure: "memory", met: mem.wasmGrowthBytes <= 0,
-      status: mem.wasmGrowthBytes <= 0
-        ? "**met** (no growth)"
-        : `**not met** (+${mem.wasmGrowthBytes.toLocaleString("en")} B, ${mem.wasmGrowthBytes / 65536} wasm pages)`,
+      figure: "memory", met: mem.wasmGrowthBytes <= BUDGET.memoryGrowthBytes,
+      status: mem.wasmGrowthBytes <= BUDGET.memoryGrowthBytes
+        ? `**met** (${mem.wasmGrowthBytes > 0 ? `+${f0(mem.wasmGrowthBytes)} B` : "no growth"})`
+        : `**not met** (+${f0(mem.wasmGrowthBytes)} B, ${mem.wasmGrowthBytes / 65536} pages)`,
     },
   ];
 }
 
-function currentTable(r) {
+function figuresBlock(r) {
   const s = r.size, inv = r.invoke, c = r.card, m = r.memory, l = r.load;
   const b = Object.fromEntries(r.budgets.map((x) => [x.figure, x.status]));
   const base = m.samples.find((x) => x.label === "baseline"), end = m.samples.at(-1);
-  const f = (n) => n.toLocaleString("en");
+  const ceiling = r.sizeCeiling;
+  const plateau = m.samples.length > 1 && m.steadyFrom.label === "end" && m.samples.at(-2).wasmBytes !== end.wasmBytes
+    ? "still growing at the last sample"
+    : `flat from ${f0(m.steadyFrom.opens)} opens + ${f0(m.steadyFrom.cards)} cards on`;
   return [
     `Run of ${r.date} (${r.mode}), commit \`${r.commit.short}\`${r.commit.modifiedFiles ? ` + ${r.commit.modifiedFiles} modified files` : ""}; `
       + `${r.machine.nproc} × ${r.machine.cpu}, ${fx(r.machine.memoryBytes / 2 ** 30, 1)} GiB; ${r.chromium}; `
-      + `load average at start ${r.machine.loadavgStart.join(" / ")}.`,
+      + `load average ${r.machine.loadavgStart.join(" / ")} at the start, ${r.machine.loadavgEnd.join(" / ")} at the end.`,
     "",
-    "| figure | measured | bar | budget | status |",
+    "| SPEC §9 budget | measured | bar | budget | status |",
     "|---|---|---|---|---|",
-    `| shipped bytes, wasm + JS glue (release) | **${kb(s.total.gzip)} gzip -9** (${f(s.total.gzip)} B); raw ${kb(s.total.raw)}, brotli ${kb(s.total.brotli)} | — | ≤ 40 KB gzip | ${b.size} |`,
-    `| open \`invoke\` round trip, µs per call (median of ${inv.runs} × ${f(inv.calls)}, after ${f(inv.warmup)} warm-up calls) | **${fx(inv.sdkMedianUs)} µs** | plain JS ${fx(inv.jsMedianUs)} µs | ≤ 3× | ${b.invoke} |`,
-    `| hard \`invoke\` → card open + focused, ms p50 (p95), ${c.samples} samples | **${fx(c.sdk.focus.p50)} (${fx(c.sdk.focus.p95)}) ms** | \`<dialog>\` ${fx(c.floor.focus.p50)} (${fx(c.floor.focus.p95)}) ms | ≤ 2× (p50) | ${b.card}; p95 ratio ${fx(c.ratioP95)}× |`,
-    `| wasm linear memory, after ${f(base.opens)} opens + ${f(base.confirmed)} cards → after ${f(end.opens)} + ${f(end.confirmed)} | **${f(base.wasmBytes)} B → ${f(end.wasmBytes)} B** | — | no growth | ${b.memory} |`,
-    `| wasm memory plateau | ${m.steadyFrom.label === "end" && m.samples.length > 1 && m.samples.at(-2).wasmBytes !== end.wasmBytes
-      ? "still growing at the last sample"
-      : `flat from ${f(m.steadyFrom.opens)} opens + ${f(m.steadyFrom.cards)} cards on`} (samples, opens+cards → bytes: ${m.samples.map((x) => `${f(x.opens)}+${f(x.confirmed)} → ${f(x.wasmBytes)}`).join("; ")}) | — | — | informational |`,
-    `| JS heap (\`usedJSHeapSize\` after \`gc()\`), same points | ${kb(base.jsHeapUsed)} → ${kb(end.jsHeapUsed)} (${m.jsHeapGrowthBytes >= 0 ? "+" : ""}${kb(m.jsHeapGrowthBytes)}) | — | — | informational |`,
-    `| import glue + \`init()\` + \`new Coworkkit\`, ms, median of ${l.loads} fresh loads | **${fx(l.median.totalMs)} ms** (import ${fx(l.median.importMs)}, init ${fx(l.median.initMs)}, construct ${fx(l.median.constructMs)}) | — | — | no budget |`,
-    `| first hard card of a fresh page → focused, ms (median) | ${fx(l.median.firstCardMs)} ms | \`<dialog>\` ${fx(l.median.firstFloorMs)} ms | — | informational |`,
+    `| what the root entry ships (wasm + JS glue + snippets), gzip -9, release | **${kb(s.total.gzip)}** (${f0(s.total.gzip)} B); raw ${kb(s.total.raw)}, brotli ${kb(s.total.brotli)} | — | ≤ 80 KB${ceiling ? `; test ceiling ${f0(ceiling)} B` : ""} | ${b.size} |`,
+    `| open \`invoke\` round trip vs the same work in plain JS: median of ${inv.rounds} per-round ratios (${f0(inv.calls)} calls a side a round) | **${fx(inv.ratio)}×** (SDK ${fx(inv.sdkMedianUs)} µs per call) | plain JS ${fx(inv.jsMedianUs)} µs | ≤ 3× | ${b.invoke} |`,
+    `| hard \`invoke\` → card open and focused vs a bare \`<dialog>\`: median of ${c.ratios.length} per-pair ratios | **${fx(c.ratio)}×** (SDK p50 ${fx(c.sdk.focus.p50)} ms, p95 ${fx(c.sdk.focus.p95)}) | \`<dialog>\` p50 ${fx(c.floor.focus.p50)} ms, p95 ${fx(c.floor.focus.p95)} | ≤ 2× | ${b.card} |`,
+    `| wasm memory from ${f0(base.opens)} to ${f0(end.opens)} open invokes (and ${f0(base.confirmed)} to ${f0(end.confirmed)} confirmed cards) | **${f0(base.wasmBytes)} B → ${f0(end.wasmBytes)} B** | — | ≤ +1 page (65,536 B) | ${b.memory} |`,
     "",
-    `Card detail: \`invoke\` returned after p50 ${fx(c.sdk.returned.p50)} ms (dialog: ${fx(c.floor.returned.p50)}); `
-      + `with style and layout flushed p50 ${fx(c.sdk.layout.p50)} ms (dialog: ${fx(c.floor.layout.p50)}); `
-      + `focus arrived inside the \`invoke\` call in ${fx(c.sdk.focusedInCall * 100, 0)}% of samples; `
-      + `\`performance.now()\` step ${fx(c.timerResolutionMs, 3)} ms. `
-      + `Memory run: ${fx(m.durationS, 0)} s. Invoke runs (µs), SDK: ${inv.sdkUs.map((x) => fx(x, 1)).join(", ")}; `
-      + `JS: ${inv.jsUs.map((x) => fx(x, 1)).join(", ")}.`,
+    "| other figures (no budget) | measured | beside it |",
+    "|---|---|---|",
+    `| \`invoke\` µs per call, median of the rounds (SDK / plain JS); ratio of the medians | ${fx(inv.sdkMedianUs)} / ${fx(inv.jsMedianUs)} µs; ${fx(inv.sdkMedianUs / inv.jsMedianUs)}× | per-round ratios ${fx(Math.min(...inv.ratios))}–${fx(Math.max(...inv.ratios))}× |`,
+    `| card: ratio of the p50s; of the p95s | ${fx(c.ratioOfP50s)}×; ${fx(c.ratioOfP95s)}× | \`invoke\` returned after p50 ${fx(c.sdk.returned.p50)} ms (dialog ${fx(c.floor.returned.p50)}); focus inside the \`invoke\` call in ${fx(c.sdk.focusedInCall * 100, 0)}% of samples; \`performance.now()\` step ${fx(c.timerResolutionMs, 3)} ms |`,
+    `| wasm memory, every sample (opens + cards → bytes) | ${m.samples.map((x) => `${f0(x.opens)}+${f0(x.confirmed)} → ${f0(x.wasmBytes)}`).join("; ")} | ${plateau} |`,
+    `| JS heap (\`usedJSHeapSize\` after \`gc()\`), baseline → end | ${kb(base.jsHeapUsed)} → ${kb(end.jsHeapUsed)} (${m.jsHeapGrowthBytes >= 0 ? "+" : ""}${kb(m.jsHeapGrowthBytes)}) | memory run ${fx(m.durationS, 0)} s |`,
+    `| import glue + \`init()\` + \`new Coworkkit\`, median of ${l.loads} fresh loads | ${fx(l.median.totalMs, 1)} ms (import ${fx(l.median.importMs, 1)}, init ${fx(l.median.initMs, 1)}, construct ${fx(l.median.constructMs, 1)}) | — |`,
+    `| first hard card of a fresh page → focused (median) | ${fx(l.median.firstCardMs, 1)} ms | \`<dialog>\` ${fx(l.median.firstFloorMs, 1)} ms |`,
   ].join("\n");
 }
 
-function historyRow(r) {
-  const m = r.memory;
-  return `| ${r.date} | \`${r.commit.short}\`${r.commit.modifiedFiles ? "+" : ""} | ${r.mode} | ${r.machine.nproc} × ${r.machine.cpu.replace(/\|/g, "/")} | `
-    + `${kb(r.size.total.gzip)} | ${fx(r.invoke.sdkMedianUs)} / ${fx(r.invoke.jsMedianUs)} µs = ${fx(r.invoke.ratio)}× | `
-    + `${fx(r.card.sdk.focus.p50)} / ${fx(r.card.floor.focus.p50)} ms = ${fx(r.card.ratioP50)}× | `
-    + `${m.wasmGrowthBytes >= 0 ? "+" : ""}${m.wasmGrowthBytes.toLocaleString("en")} B (${m.opens.toLocaleString("en")} / ${m.cards.toLocaleString("en")}) | `
-    + `${fx(r.load.median.totalMs, 1)} ms | ${r.machine.loadavgStart[0]} |`;
-}
+const BLOCKS = {
+  current: ["<!-- bench:current -->", "<!-- /bench:current -->"],
+  baseline: ["<!-- bench:baseline -->", "<!-- /bench:baseline -->"],
+};
 
-const CURRENT = ["<!-- bench:current -->", "<!-- /bench:current -->"];
-const HISTORY_END = "<!-- /bench:history -->";
-const HISTORY_HEAD = [
-  "| date | commit | mode | machine | gzip | invoke SDK / JS | card p50 SDK / dialog | wasm growth (opens/cards) | load | load avg |",
-  "|---|---|---|---|---|---|---|---|---|---|",
-].join("\n");
-
-function writeMarkdown(file, r) {
+function writeMarkdown(file, r, { baseline }) {
   let md = existsSync(file)
     ? readFileSync(file, "utf8")
-    : `# Benchmarks\n\n## Current figures\n\n${CURRENT[0]}\n${CURRENT[1]}\n\n## History\n\n${HISTORY_HEAD}\n${HISTORY_END}\n`;
-  const a = md.indexOf(CURRENT[0]), z = md.indexOf(CURRENT[1]);
-  const h = md.indexOf(HISTORY_END);
-  if (a < 0 || z < a || h < 0) throw new Error(`${file}: the bench markers are missing; restore them or delete the file`);
-  md = md.slice(0, a + CURRENT[0].length) + "\n" + currentTable(r) + "\n" + md.slice(z);
-  const h2 = md.indexOf(HISTORY_END);
-  md = md.slice(0, h2) + historyRow(r) + "\n" + md.slice(h2);
+    : `# Benchmarks\n\n## Current figures\n\n${BLOCKS.current.join("\n")}\n\n## Baseline\n\n${BLOCKS.baseline.join("\n")}\n`;
+  const put = ([open, close]) => {
+    const a = md.indexOf(open), z = md.indexOf(close);
+    if (a < 0 || z < a) throw new Error(`${file}: the ${open} … ${close} markers are missing; restore them or delete the file`);
+    md = md.slice(0, a + open.length) + "\n" + figuresBlock(r) + "\n" + md.slice(z);
+  };
+  put(BLOCKS.current);
+  if (baseline) put(BLOCKS.baseline);
   writeFileSync(file, md);
 }
 
@@ -365,10 +381,11 @@ async function main() {
   const r = {
     date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
     mode: o.quick ? "quick" : "full",
-    options: { cards: o.cards, opens: o.opens, runs: o.runs, calls: o.calls, warmup: o.warmup, samples: o.samples, loads: o.loads },
+    options: { cards: o.cards, opens: o.opens, rounds: o.rounds, calls: o.calls, warmup: o.warmup, samples: o.samples, loads: o.loads },
     machine: machine(),
     commit: commit(),
     size: sizes(o.pkg),
+    sizeCeiling: sizeCeiling(),
   };
   log(`package ${o.pkg}: ${r.size.total.gzip} B gzip -9`);
 
@@ -379,7 +396,7 @@ async function main() {
     r.flags = CHROMIUM_FLAGS;
     log(`${r.chromium}; load: ${o.loads} fresh pages`);
     r.load = await measureLoads(browser, server.url, o.loads);
-    log(`invoke: ${o.warmup} warm-up calls each side, then ${o.runs} runs × ${o.calls} calls`);
+    log(`invoke: the same-work check, ${o.warmup} warm-up calls each side, then ${o.rounds} rounds × ${o.calls} calls a side`);
     r.invoke = await measureInvoke(browser, server.url, o);
     log(`card: ${o.samples} samples each side`);
     r.card = await measureCard(browser, server.url, o);
@@ -392,11 +409,11 @@ async function main() {
   r.machine.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   r.budgets = budgets(r);
 
-  console.log(`\n${currentTable(r)}\n`);
+  console.log(`\n${figuresBlock(r)}\n`);
   if (o.write) {
     mkdirSync(join(ROOT, "bench"), { recursive: true });
     writeFileSync(join(ROOT, "bench/results.json"), JSON.stringify(r, null, 2) + "\n");
-    writeMarkdown(join(ROOT, "BENCHMARKS.md"), r);
+    writeMarkdown(join(ROOT, "BENCHMARKS.md"), r, o);
     log("wrote bench/results.json and BENCHMARKS.md");
   } else {
     mkdirSync(join(ROOT, "target/bench"), { recursive: true });

@@ -1,6 +1,7 @@
-// The benchmark page: every figure of SPEC §9 that needs a browser, measured in one page, each
-// beside its bar (the same work in plain JavaScript, or a bare <dialog>) so the two share the
-// machine's mood. `scripts/bench.mjs` drives it; every function here returns plain data.
+// The benchmark page: every figure of SPEC §9 that needs a browser, each measured beside its bar
+// in the same page (the same work in plain JavaScript, `plain.js`, or a bare <dialog>), the two
+// interleaved so they share the machine's mood. `scripts/bench.mjs` drives it; every function
+// here returns plain data.
 //
 // The package is loaded with a dynamic `import()` so that the load figure covers the JS glue as
 // well as the wasm: import → `init()` (fetch, compile, instantiate) → `new Coworkkit`.
@@ -15,12 +16,13 @@ const constructed = performance.now();
 firstInstance.dispose();
 
 const { Coworkkit } = coworkkit;
+const { PlainGate } = await import("./plain.js");
 
 // ---------------------------------------------------------------------------------------------
 // Shared workload
 // ---------------------------------------------------------------------------------------------
 
-/** The open action's schema: the subset named in the brief (types, required, minLength, maximum). */
+/** The open action's schema: types, required, minLength/maxLength, minimum/maximum. */
 const TASK_SCHEMA = {
   type: "object",
   properties: {
@@ -50,246 +52,156 @@ const median = (xs) => {
 };
 
 // ---------------------------------------------------------------------------------------------
-// The bar for `invoke`: the same work in plain JavaScript, written as well as we can
-// ---------------------------------------------------------------------------------------------
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-const idBytes = new Uint8Array(16);
-/** `prefix` + 32 hex digits from `crypto.getRandomValues`, like the SDK's generated callIds. */
-function randomId(prefix) {
-  crypto.getRandomValues(idBytes);
-  let s = prefix;
-  for (let i = 0; i < 16; i++) s += HEX[idBytes[i]];
-  return s;
-}
-
-class Rejection extends Error {
-  constructor(code, message) {
-    super(message);
-    this.code = code;
-  }
-}
-
-/** Deep copy + freeze, refusing anything that is not plain JSON data (SPEC §3.6). */
-function snapshot(v, path) {
-  switch (typeof v) {
-    case "string":
-    case "boolean":
-      return v;
-    case "number":
-      if (Number.isFinite(v)) return v;
-      throw new Rejection("invalid_args", `${path}: not a finite number`);
-    case "object": {
-      if (v === null) return v;
-      if (Array.isArray(v)) {
-        const a = new Array(v.length);
-        for (let i = 0; i < v.length; i++) a[i] = snapshot(v[i], path);
-        return Object.freeze(a);
-      }
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) {
-        throw new Rejection("invalid_args", `${path}: not a plain object`);
-      }
-      const o = {};
-      for (const k of Object.keys(v)) o[k] = snapshot(v[k], path);
-      return Object.freeze(o);
-    }
-    default:
-      throw new Rejection("invalid_args", `${path}: not JSON data`);
-  }
-}
-
-function codePoints(s) {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) n--;
-  }
-  return n;
-}
-
-/**
- * Compiles the schema subset into one closure per node, once at registration (as a careful JS
- * author would, instead of interpreting the schema per call). Returns null or a message.
- */
-function compile(schema) {
-  const checks = [];
-  const t = schema.type;
-  if (t === "object") {
-    const props = Object.entries(schema.properties ?? {}).map(([k, s]) => [k, compile(s)]);
-    const required = schema.required ?? [];
-    checks.push((v, path) => {
-      if (typeof v !== "object" || v === null || Array.isArray(v)) return `${path}: expected object`;
-      for (let i = 0; i < required.length; i++) {
-        if (!(required[i] in v)) return `${path}.${required[i]}: required`;
-      }
-      for (let i = 0; i < props.length; i++) {
-        const [k, check] = props[i];
-        if (k in v) {
-          const e = check(v[k], `${path}.${k}`);
-          if (e) return e;
-        }
-      }
-      return null;
-    });
-  } else if (t === "string") {
-    const { minLength, maxLength } = schema;
-    checks.push((v, path) => {
-      if (typeof v !== "string") return `${path}: expected string`;
-      if (minLength !== undefined || maxLength !== undefined) {
-        const n = codePoints(v);
-        if (minLength !== undefined && n < minLength) return `${path}: shorter than ${minLength}`;
-        if (maxLength !== undefined && n > maxLength) return `${path}: longer than ${maxLength}`;
-      }
-      return null;
-    });
-  } else if (t === "integer" || t === "number") {
-    const { minimum, maximum } = schema;
-    const integer = t === "integer";
-    checks.push((v, path) => {
-      if (typeof v !== "number" || (integer && !Number.isInteger(v))) return `${path}: expected ${t}`;
-      if (minimum !== undefined && v < minimum) return `${path}: below ${minimum}`;
-      if (maximum !== undefined && v > maximum) return `${path}: above ${maximum}`;
-      return null;
-    });
-  } else if (t === "boolean") {
-    checks.push((v, path) => (typeof v === "boolean" ? null : `${path}: expected boolean`));
-  }
-  return checks.length === 1 ? checks[0] : () => null;
-}
-
-function sameJson(a, b) {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a), kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) if (!sameJson(a[k], b[k])) return false;
-  return true;
-}
-
-const REMEMBERED_CALLS = 1024;
-
-/**
- * What `Coworkkit.invoke` does for an open action, in plain JS: look the action up, generate a
- * callId, deep-copy and freeze the args, validate them, call `run` with a ctx, build the
- * outcome and the frozen record, call the record sink, remember the settled call in a bounded
- * Map (idempotency), resolve a promise. Sync `run`s settle without an extra promise hop.
- */
-class PlainGate {
-  constructor({ onActionRecord }) {
-    this.sessionId = randomId("s_");
-    this.nextRecord = 0;
-    this.sink = onActionRecord;
-    this.actions = new Map();
-    this.settled = new Map(); // callId → { args, outcome }, oldest first
-    this.live = new Map(); // callId → { args, promise } while an async run is in flight
-    this.abort = new AbortController();
-  }
-
-  defineAction({ name, input, run }) {
-    this.actions.set(name, { name, run, validate: compile(input) });
-  }
-
-  invoke(call) {
-    const startedAt = Date.now();
-    const name = call.name;
-    let callId = call.callId;
-    let args;
-    try {
-      args = snapshot(call.args === undefined ? {} : call.args, "args");
-    } catch (e) {
-      return this.reject(callId, name, undefined, e, startedAt);
-    }
-    if (callId !== undefined) {
-      const known = this.settled.get(callId) ?? this.live.get(callId);
-      if (known) {
-        if (!sameJson(known.args, args)) {
-          return this.reject(callId, name, args, new Rejection("call_id_conflict", "callId reused"), startedAt);
-        }
-        return known.promise ?? Promise.resolve(known.outcome);
-      }
-    } else {
-      callId = randomId("ck_");
-    }
-    const action = this.actions.get(name);
-    if (action === undefined) {
-      return this.reject(callId, name, args, new Rejection("unknown_action", name), startedAt);
-    }
-    const invalid = action.validate(args, "args");
-    if (invalid) return this.reject(callId, name, args, new Rejection("invalid_args", invalid), startedAt);
-
-    const ctx = { callId, control: "open", approver: null, signal: this.abort.signal };
-    let value;
-    try {
-      value = action.run(args, ctx);
-    } catch (e) {
-      return Promise.resolve(this.settle(callId, name, args, startedAt, false, e));
-    }
-    if (value !== null && typeof value === "object" && typeof value.then === "function") {
-      const promise = Promise.resolve(value).then(
-        (v) => this.settle(callId, name, args, startedAt, true, v),
-        (e) => this.settle(callId, name, args, startedAt, false, e),
-      );
-      this.live.set(callId, { args, promise });
-      return promise;
-    }
-    return Promise.resolve(this.settle(callId, name, args, startedAt, true, value));
-  }
-
-  settle(callId, action, args, startedAt, ok, value) {
-    const outcome = ok
-      ? Object.freeze({ callId, gate: "fired", ok, result: value })
-      : Object.freeze({ callId, gate: "fired", ok, error: Object.freeze({ code: "run_failed", message: String(value) }) });
-    this.emit({
-      callId, action, control: "open", controlSource: "declared", gate: "fired",
-      outcome: ok
-        ? Object.freeze({ status: "ok", value })
-        : Object.freeze({ status: "error", code: "run_failed", message: String(value) }),
-      args, startedAt,
-    });
-    this.live.delete(callId);
-    this.settled.set(callId, { args, outcome });
-    if (this.settled.size > REMEMBERED_CALLS) this.settled.delete(this.settled.keys().next().value);
-    return outcome;
-  }
-
-  reject(callId, action, args, error, startedAt) {
-    callId ??= randomId("ck_");
-    const outcome = Object.freeze({
-      callId, gate: "rejected", ok: false, error: Object.freeze({ code: error.code, message: error.message }),
-    });
-    this.emit({
-      callId, action, control: "open", controlSource: "declared", gate: "rejected",
-      outcome: Object.freeze({ status: "not_run" }), args: args ?? null, reason: error.code, startedAt,
-    });
-    return Promise.resolve(outcome);
-  }
-
-  emit(r) {
-    const record = {
-      v: 1, id: `${this.sessionId}.${this.nextRecord++}`, sessionId: this.sessionId,
-      callId: r.callId, action: r.action, control: r.control, controlSource: r.controlSource,
-      gate: r.gate, outcome: r.outcome, args: r.args,
-    };
-    if (r.reason !== undefined) record.reason = r.reason;
-    record.startedAt = r.startedAt;
-    record.settledAt = Date.now();
-    Object.freeze(record);
-    try {
-      this.sink(record);
-    } catch (e) {
-      console.error("onActionRecord threw; the call is unaffected", e);
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// invoke round trip: SDK vs plain JS, interleaved
+// invoke round trip: SDK vs the same work in plain JS (plain.js), in alternating rounds
 // ---------------------------------------------------------------------------------------------
 
 let sinkCount = 0;
 const sink = (record) => { sinkCount += record.v; };
+
+/** Defines an open action on the SDK or on the bar (which takes no description). */
+const define = (gate, spec) =>
+  gate instanceof Coworkkit
+    ? gate.defineAction({ description: "A bench action.", control: "open", ...spec })
+    : gate.defineAction(spec);
+
+/**
+ * The check that comes before any timing: both sides answer the same calls with the same
+ * outcomes and records (fields, their order, values, frozenness; fresh ids by their format,
+ * times as numbers) and hand `run` the same `args` and `ctx`. Throws, naming the first call on
+ * which they differ, so a bar that does less than the SDK cannot produce a figure.
+ */
+async function sameWork() {
+  const sides = ["sdk", "js"].map((side) => {
+    const records = [], runs = [];
+    const options = { onActionRecord: (r) => records.push(r), maxArgsBytes: 2000 };
+    const gate = side === "sdk" ? new Coworkkit(options) : new PlainGate(options);
+    return { side, gate, records, runs };
+  });
+  for (const side of sides) {
+    const g = side.gate;
+    const seen = (args, ctx) => {
+      side.runs.push({ args, ctx });
+      return args.priority;
+    };
+    define(g, { name: "getTask", input: TASK_SCHEMA, run: seen });
+    define(g, { name: "failTask", run: () => { throw new Error("boom"); } });
+    define(g, { name: "voidTask", run: () => undefined });
+    define(g, { name: "laterTask", run: async (args) => ({ later: args.n }) });
+    define(g, {
+      name: "richTask",
+      input: {
+        type: "object",
+        properties: {
+          tags: { type: "array", items: { type: "string", enum: ["a", "b"] } },
+          kind: { const: "x" },
+          n: { type: ["number", "null"], maximum: 2.5 },
+        },
+        additionalProperties: false,
+      },
+      run: () => true,
+    });
+  }
+  const task = { title: "Write the quarterly report", priority: 3 };
+  const cyclic = { title: "x" };
+  cyclic.self = cyclic;
+  const nest = (n) => (n === 0 ? 1 : [nest(n - 1)]);
+  const calls = [
+    ["the bench's call", { name: "getTask", args: task }],
+    ["a given callId", { name: "getTask", args: { title: "x", priority: 3 }, callId: "call-1" }],
+    ["its replay (keys reordered)", { name: "getTask", args: { priority: 3, title: "x" }, callId: "call-1" }],
+    ["a conflicting replay", { name: "getTask", args: { title: "y", priority: 3 }, callId: "call-1" }],
+    ["a string too short", { name: "getTask", args: { title: "", priority: 3 } }],
+    ["a number too big", { name: "getTask", args: { title: "x", priority: 9 } }],
+    ["a fraction for an integer", { name: "getTask", args: { title: "x", priority: 2.5 } }],
+    ["a missing property", { name: "getTask", args: { priority: 1 } }],
+    ["an extra property", { name: "getTask", args: { title: "x", priority: 1, note: [1, { a: null }] } }],
+    ["a lone surrogate", { name: "getTask", args: { title: "a\ud800b", priority: 1 } }],
+    ["an own __proto__", { name: "getTask", args: JSON.parse('{"__proto__": {"a": 1}, "title": "x", "priority": 1}') }],
+    ["an undefined property", { name: "getTask", args: { title: "x", priority: 1, gone: undefined } }],
+    ["a function", { name: "getTask", args: { title: "x", priority: 1, f: () => 1 } }],
+    ["a hole", { name: "getTask", args: { title: "x", priority: 1, list: [1, undefined] } }],
+    ["NaN", { name: "getTask", args: { title: "x", priority: NaN } }],
+    ["a Date", { name: "getTask", args: { title: "x", priority: 1, when: new Date(0) } }],
+    ["a BigInt", { name: "getTask", args: { title: "x", priority: 1n } }],
+    ["a cycle", { name: "getTask", args: cyclic }],
+    ["64 levels deep", { name: "getTask", args: { title: "x", priority: 1, deep: nest(63) } }],
+    ["65 levels deep", { name: "getTask", args: { title: "x", priority: 1, deep: nest(64) } }],
+    ["escapes", { name: "getTask", args: { title: "a\"b\\c\nd\u0001e\u007f\u00e9\u20ac\ud83d\ude00", priority: 1 } }],
+    ["too large", { name: "getTask", args: { title: "x".repeat(3000), priority: 1 } }],
+    ["too large once escaped", { name: "getTask", args: { title: '"'.repeat(1200), priority: 1 } }],
+    ["too large in key bytes", { name: "getTask", args: { title: "x", priority: 1, ["\u00e9".repeat(1100)]: 1 } }],
+    ["a lone surrogate in a key", { name: "getTask", args: { title: "x", priority: 1, ["k\ud800"]: 1 } }],
+    ["two keys that read the same", { name: "getTask", args: { title: "x", priority: 1, ["k\ud800"]: 1, ["k\udc00"]: 2 } }],
+    ["an unknown action", { name: "getTasks", args: {} }],
+    ["an unknown destructive name", { name: "deleteEverything" }],
+    ["a number as callId", { name: "getTask", args: task, callId: 7 }],
+    ["an empty callId", { name: "getTask", args: task, callId: "" }],
+    ["a confirmToken on an open action", { name: "getTask", args: task, confirmToken: "ckt_x" }],
+    ["decline on an open action", { name: "getTask", args: task, decline: true }],
+    ["run throws", { name: "failTask" }],
+    ["run returns undefined", { name: "voidTask", args: {} }],
+    ["an async run", { name: "laterTask", args: { n: 1 } }],
+    ["the rich schema, passing", { name: "richTask", args: { tags: ["a", "b"], kind: "x", n: null } }],
+    ["an enum miss", { name: "richTask", args: { tags: ["a", "c"] } }],
+    ["a const miss", { name: "richTask", args: { kind: "y" } }],
+    ["a type union miss", { name: "richTask", args: { n: "1" } }],
+    ["a fractional bound", { name: "richTask", args: { n: 3 } }],
+    ["additionalProperties: false", { name: "richTask", args: { other: 1 } }],
+  ];
+  const sessions = sides.map((s) => s.gate.sessionId);
+  const shape = (v, session, path = "") => {
+    if (typeof v !== "object" || v === null) {
+      if (typeof v === "string") {
+        if (/^ck_[0-9a-f]{32}$/.test(v)) return "<fresh ck_ id>";
+        if (v === session) return "<sessionId>";
+        if (v.startsWith(session + ".") && /^\d+$/.test(v.slice(session.length + 1))) return "<sessionId>.<n>";
+      }
+      if (/(^|\.)(startedAt|settledAt)$/.test(path) && typeof v === "number" && Math.abs(Date.now() - v) < 600000) {
+        return "<epoch ms>";
+      }
+      return typeof v === "number" || typeof v === "boolean" || typeof v === "string" || v === null ? v : `<${typeof v}>`;
+    }
+    if (v instanceof AbortSignal) return `<AbortSignal aborted=${v.aborted}>`;
+    const out = { "<frozen>": Object.isFrozen(v), "<array>": Array.isArray(v) };
+    for (const k of Object.keys(v)) out[k] = shape(v[k], session, path ? `${path}.${k}` : k);
+    return out;
+  };
+  const differ = (what, a, b) => {
+    const [x, y] = [JSON.stringify(a), JSON.stringify(b)];
+    if (x !== y) throw new Error(`the plain-JS bar and the SDK differ on ${what}:\n  SDK: ${x}\n  JS:  ${y}`);
+  };
+  const tooLarge = /^args are \d+ bytes of JSON/;
+  for (const [what, call] of calls) {
+    const before = sides.map((s) => [s.records.length, s.runs.length]);
+    const outcomes = [];
+    for (const s of sides) outcomes.push(await s.gate.invoke(call));
+    const got = sides.map((s, i) => {
+      const o = shape(outcomes[i], sessions[i]);
+      // How far the SDK's early stop counted when it gave up differs by a byte or so from an
+      // exact count; the limit and the code must agree.
+      if (o.error?.code === "args_too_large") o.error.message = o.error.message.replace(tooLarge, "args are N bytes of JSON");
+      const records = s.records.slice(before[i][0]).map((r) => shape(r, sessions[i]));
+      const runs = s.runs.slice(before[i][1]).map(({ args, ctx }) => ({
+        args: shape(args, sessions[i]), ctx: shape(ctx, sessions[i]),
+        sameCallId: ctx.callId === outcomes[i].callId, copied: args !== call.args,
+      }));
+      return { outcome: o, records, runs };
+    });
+    differ(`${what} (${JSON.stringify(call, (k, v) => (typeof v === "bigint" ? `${v}n` : v === cyclic && k ? "<cycle>" : v))})`, got[0], got[1]);
+    for (let i = 0; i < 2; i++) {
+      const r = sides[i].records.at(-1);
+      if (got[i].records.length && r.callId !== outcomes[i].callId) throw new Error(`${sides[i].side}: record and outcome callIds differ on ${what}`);
+    }
+  }
+  const after = [];
+  for (const [i, s] of sides.entries()) {
+    s.gate.dispose();
+    const outcome = await s.gate.invoke({ name: "getTask", args: task });
+    after.push([shape(outcome, sessions[i]), shape(s.records.at(-1), sessions[i])]);
+  }
+  differ("a call after dispose()", after[0], after[1]);
+  return calls.length + 1;
+}
 
 async function invokeLoop(target, calls) {
   const t0 = performance.now();
@@ -300,34 +212,39 @@ async function invokeLoop(target, calls) {
   return ((performance.now() - t0) * 1000) / calls; // µs per call
 }
 
-async function invoke({ runs = 7, calls = 2000, warmup = 2000 } = {}) {
+/**
+ * `rounds` rounds; each runs `calls` invokes on one side, then `calls` on the other, the side
+ * that goes first alternating (SDK, JS | JS, SDK | …). The figure is the median of the rounds'
+ * ratios (SDK µs / JS µs): the two halves of a round ran within milliseconds of each other, so
+ * the machine's mood cancels in each ratio.
+ */
+async function invoke({ rounds = 31, calls = 4000, warmup = 20000 } = {}) {
+  const checkedCalls = await sameWork();
   const ck = new Coworkkit({ onActionRecord: sink });
-  ck.defineAction({ name: "getTask", description: "Read a task.", control: "open", input: TASK_SCHEMA, run: runTask });
   const js = new PlainGate({ onActionRecord: sink });
-  js.defineAction({ name: "getTask", input: TASK_SCHEMA, run: runTask });
-  // Both sides must agree on what the call returns, or we are not measuring the same work.
-  const [a, b] = [await ck.invoke({ name: "getTask", args: { title: "x", priority: 3 } }),
-    await js.invoke({ name: "getTask", args: { title: "x", priority: 3 } })];
-  const bad = [await ck.invoke({ name: "getTask", args: { title: "", priority: 9 } }),
-    await js.invoke({ name: "getTask", args: { title: "", priority: 9 } })];
-  if (a.gate !== b.gate || a.result !== b.result || bad[0].gate !== "rejected" || bad[1].gate !== "rejected") {
-    throw new Error(`SDK and JS bar disagree: ${JSON.stringify([a, b, bad])}`);
-  }
+  for (const g of [ck, js]) define(g, { name: "getTask", input: TASK_SCHEMA, run: runTask });
   await invokeLoop(ck, warmup);
   await invokeLoop(js, warmup);
-  const sdk = [], plain = [];
-  for (let r = 0; r < runs; r++) {
-    // Alternate who goes first, so neither side always inherits the other's garbage.
+  const sdk = [], plain = [], ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    let s, j;
     if (r % 2 === 0) {
-      sdk.push(await invokeLoop(ck, calls));
-      plain.push(await invokeLoop(js, calls));
+      s = await invokeLoop(ck, calls);
+      j = await invokeLoop(js, calls);
     } else {
-      plain.push(await invokeLoop(js, calls));
-      sdk.push(await invokeLoop(ck, calls));
+      j = await invokeLoop(js, calls);
+      s = await invokeLoop(ck, calls);
     }
+    sdk.push(s);
+    plain.push(j);
+    ratios.push(s / j);
   }
   ck.dispose();
-  return { runs, calls, warmup, sdkUs: sdk, jsUs: plain, sdkMedianUs: median(sdk), jsMedianUs: median(plain) };
+  js.dispose();
+  return {
+    rounds, calls, warmup, checkedCalls, sdkUs: sdk, jsUs: plain, ratios,
+    ratio: median(ratios), sdkMedianUs: median(sdk), jsMedianUs: median(plain),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -429,6 +346,7 @@ async function card({ samples = 200, warmup = 20 } = {}) {
   document.getElementById("start").focus();
   const sdk = [], floor = [];
   for (let i = 0; i < warmup + samples; i++) {
+    // Pair i is sdk[i - warmup] and floor[i - warmup], measured back to back.
     // Alternate the order; let a frame pass between measurements so each starts from a
     // rendered, idle page (closing the previous dialog costs style work in the next frame).
     const runSdk = async () => {
@@ -447,8 +365,11 @@ async function card({ samples = 200, warmup = 20 } = {}) {
   }
   ck.dispose();
   const pick = (xs, key) => summarize(xs.map((x) => x[key]));
+  // Per-pair ratios; a pair whose floor read 0 ms (below the timer's step) has no ratio.
+  const ratios = [];
+  for (let i = 0; i < sdk.length; i++) if (floor[i].focusMs > 0) ratios.push(sdk[i].focusMs / floor[i].focusMs);
   return {
-    samples, warmup,
+    samples, warmup, ratios, ratio: median(ratios),
     sdk: {
       focus: pick(sdk, "focusMs"), returned: pick(sdk, "returnMs"), layout: pick(sdk, "layoutMs"),
       focusedInCall: sdk.filter((s) => s.focusedInCall).length / sdk.length,
