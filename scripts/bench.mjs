@@ -187,11 +187,19 @@ async function measureLoads(browser, url, loads) {
   return { loads, runs, median: med };
 }
 
+/**
+ * First the same-work check (www/bench/bench.js `sameWork`), in a page of its own: it sends
+ * both sides 40-odd unusual calls, and the JIT feedback they leave behind is no part of the
+ * workload being timed. Then the alternating rounds, in a fresh page.
+ */
 async function measureInvoke(browser, url, o) {
+  const checkPage = await openBench(browser, url);
+  const checkedCalls = await checkPage.evaluate(() => window.bench.sameWork());
+  await checkPage.done();
   const page = await openBench(browser, url);
-  const r = await page.evaluate((a) => window.bench.invoke(a), { rounds: o.rounds, calls: o.calls, warmup: o.warmup });
+  const r = await page.evaluate((a) => window.bench.invoke(a), { rounds: o.rounds, calls: o.calls, warmup: o.warmup, check: false });
   await page.done();
-  return r;
+  return { ...r, checkedCalls };
 }
 
 async function measureCard(browser, url, o) {
