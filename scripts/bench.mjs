@@ -121,7 +121,9 @@ function machine() {
 
 function commit() {
   const sha = sh("git", ["rev-parse", "HEAD"]);
-  const changed = (sh("git", ["status", "--porcelain", "--untracked-files=no"]) ?? "").split("\n").filter(Boolean).length;
+  // This script's own outputs do not change what is measured.
+  const changed = (sh("git", ["status", "--porcelain", "--untracked-files=no"]) ?? "").split("\n")
+    .filter((l) => l && !/ (BENCHMARKS\.md|bench\/results\.json)$/.test(l)).length;
   return { sha, short: sha?.slice(0, 7) ?? "unknown", modifiedFiles: changed };
 }
 
