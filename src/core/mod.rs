@@ -16,5 +16,6 @@ mod idmap;
 pub mod interop;
 pub mod record;
 pub mod schema;
+pub mod tape;
 pub mod value;
 pub mod watch;

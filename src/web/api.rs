@@ -20,13 +20,12 @@ use web_sys::{AbortController, Element};
 
 use super::card::{CardLayer, Decision};
 use super::cells::Borrows;
-use super::convert::{
-    call_id_js, get, key, name, read_call, seed_call_id, set, write_frozen, Field,
-};
+use super::convert::{get, key, name, seed_call_id, set, write_frozen};
 use super::hand::{read_element_spec, ElementTarget, HandUi};
 use super::interop::{read_input, thrown_error, verdict, ActionInput, Check};
 use super::js;
 use super::listener::EventListener;
+use super::read::{call_id_js, read_call, Field};
 use super::timer::Timer;
 use super::watch::WatchPanels;
 use crate::core::card::{approver_notice, summary_text, title_from_name, CardModel, Labels};
@@ -610,16 +609,9 @@ impl Inner {
         };
         let mut host_rejection = None;
         // The id's JS string is kept (`seed_call_id`), so the ctx, record and outcome that
-        // carry it never decode it back from wasm memory. An absent id is the fresh one the
-        // reading pass made, in the engine's own format.
+        // carry it never decode it back from wasm memory. An absent id is the engine's to make.
         let call_id = match fields.call_id {
-            Field::Absent => {
-                let id = fields.fresh_id;
-                if let Some(id) = &id {
-                    seed_call_id(id, &call_id_js());
-                }
-                id
-            }
+            Field::Absent => None,
             Field::Text(id) if !id.is_empty() && id.len() <= 256 => {
                 // A lone surrogate was read as U+FFFD; such an id is not cached, so every
                 // outcome and record carries the same (well-formed) text.

@@ -21,8 +21,9 @@ use wasm_bindgen::JsCast;
 
 use super::api::{js_error, Coworkkit, Inner};
 use super::cells::Borrows;
-use super::convert::{get, read_tool_call, read_value, set, ToolCallFields};
+use super::convert::{get, set};
 use super::js;
+use super::read::{read_tool_call, read_value, ToolCallFields};
 use crate::core::control::Control;
 use crate::core::engine::InvokeRequest;
 use crate::core::error::Error;

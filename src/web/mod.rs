@@ -8,6 +8,7 @@ pub mod hand;
 pub mod interop;
 pub mod js;
 pub mod listener;
+pub mod read;
 pub mod timer;
 pub mod types;
 pub mod watch;
