@@ -14,7 +14,7 @@ use coworkkit::core::value::{Value, MAX_DEPTH};
 use proptest::prelude::*;
 
 /// The tape of `value`, written as the format in `core::tape`'s docs says (and as
-/// src/js/args.js writes it).
+/// src/js/read.js writes it).
 fn encode(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push('n'),

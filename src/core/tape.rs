@@ -1,6 +1,6 @@
 //! Decoding the tape: what the JavaScript reader hands Rust, one string per call.
 //!
-//! The reader (`src/js/args.js`, and `src/js/toolcall.js` for provider tool calls) walks an
+//! The reader (`src/js/read.js`, for `invoke` calls, their args and provider tool calls) walks an
 //! agent's value once, in JavaScript, and writes what it found here; walking it from Rust
 //! instead costs two or three boundary crossings per value. What the reader accepts and refuses
 //! is documented (and tested) where it is enforced, in those files; this module only decodes.

@@ -21,7 +21,7 @@ import {
   ELEMENT_HIDDEN, ELEMENT_DISABLED, ELEMENT_NOT_HTML, ELEMENT_NOT_EDITABLE, ELEMENT_NOT_SELECT,
   ELEMENT_NO_OPTION,
 } from "./codes.js";
-import { rustTrim, wellFormed } from "./args.js";
+import { rustTrim, wellFormed } from "./read.js";
 
 /**
  * Whether `e` or an ancestor matches `selector`, across shadow roots up to the document.

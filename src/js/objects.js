@@ -1,12 +1,17 @@
 // @ts-check
 /**
- * @file Builders of the objects the SDK hands out on every call, each in one crossing.
+ * @file Builders of the objects the SDK hands out: on every call (the outcome, its error, the
+ * record and its outcome, `run`'s `ctx`), each in one crossing; and a tool call's answer in its
+ * provider's shape (SPEC §7).
  *
  * They hold no logic: every value is decided in Rust. What they guarantee (tested in
- * tests/js/objects.test.mjs): the fields come in the order SPEC §3 and §6 give, an optional
- * field is absent (not `undefined`) when not given, and every object but the `ctx` is frozen.
- * Building them from Rust one `Reflect.set` at a time cost a crossing per field.
+ * tests/js/objects.test.mjs and, for the tool result, tests/js/toolcall.test.mjs): the fields
+ * come in the order SPEC §3 and §6 give, an optional field is absent (not `undefined`) when not
+ * given, and every object but the `ctx` is frozen. The tool result carries the outcome as
+ * compact JSON text, with a one-line instruction for the gates where the model's next step is
+ * not obvious. Building them from Rust one `Reflect.set` at a time cost a crossing per field.
  */
+import { SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "./codes.js";
 
 /**
  * `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
@@ -89,4 +94,77 @@ export function ckRecordOutcome(status, value, code, message) {
  */
 export function ckContext(callId, control, approver, signal) {
   return { callId, control, approver, signal };
+}
+
+/**
+ * The outcome as the SDK resolves it (its own frozen object: the reads here cannot throw).
+ * @typedef {object} Outcome
+ * @property {string} callId
+ * @property {string} gate
+ * @property {boolean} ok
+ * @property {unknown} [result]
+ * @property {{ code: string, message: string }} [error]
+ * @property {string} [confirmToken]
+ */
+
+/**
+ * The tool result's content, before it becomes JSON text.
+ * @typedef {object} Content
+ * @property {string} gate
+ * @property {boolean} ok
+ * @property {unknown} [result]
+ * @property {{ code: string, message: string }} [error]
+ * @property {string} [confirmToken]
+ * @property {string} [instruction]
+ */
+
+/**
+ * @typedef {{ role: "tool", tool_call_id: string, content: string }
+ *   | { type: "function_call_output", call_id: string, output: string }
+ *   | { type: "tool_result", tool_use_id: string, content: string, is_error: boolean }} ToolResult
+ */
+
+/**
+ * What the model should do next, for the gates where that is not obvious from the outcome.
+ * @param {string} action
+ * @param {string} gate
+ * @returns {string | undefined}
+ */
+export function ckInstruction(action, gate) {
+  switch (gate) {
+    case "needs_confirmation": return "Not done yet. Ask the user whether to go ahead; on a yes, call " + action + " again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true.";
+    case "needs_hand_mode": return "Not done: the user has not let the agent use this page (Hand mode is off). Ask them to turn it on, then try again.";
+    case "cancelled": return "Not done: it was cancelled. Do not retry unless the user asks.";
+    case "timeout": return "Not done: nobody confirmed it in time.";
+  }
+}
+
+/**
+ * The provider's tool-result message for the outcome `outcome` resolves to, in `shape`; `id`
+ * defaults to the outcome's `callId`. The content is the compact JSON of `{gate, ok, result?,
+ * error?, confirmToken?, instruction?}`, without `result` when the run's value is not JSON (a
+ * cycle, a BigInt): the model gets the rest. `is_error`: the call did not do its work, except
+ * for a soft call's first answer, which is a normal step.
+ * @param {Promise<Outcome>} outcome
+ * @param {number} shape a `SHAPE_*` code
+ * @param {string | undefined} id
+ * @param {string} action
+ * @returns {Promise<ToolResult>}
+ */
+export function ckAnswer(outcome, shape, id, action) {
+  return outcome.then((o) => {
+    const e = o.error, instruction = ckInstruction(action, o.gate);
+    /** @type {Content} */
+    const c = { gate: o.gate, ok: o.ok };
+    if ("result" in o) c.result = o.result;
+    if (e !== undefined) c.error = { code: e.code, message: e.message };
+    if (o.confirmToken !== undefined) c.confirmToken = o.confirmToken;
+    if (instruction !== undefined) c.instruction = instruction;
+    let text;
+    try { text = JSON.stringify(c); } catch { delete c.result; text = JSON.stringify(c); }
+    const to = id ?? o.callId;
+    return shape === SHAPE_OPENAI_CHAT ? { role: "tool", tool_call_id: to, content: text }
+      : shape === SHAPE_OPENAI_RESPONSES ? { type: "function_call_output", call_id: to, output: text }
+      : { type: "tool_result", tool_use_id: to, content: text, is_error: !o.ok && o.gate !== "needs_confirmation" };
+  });
 }

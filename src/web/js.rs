@@ -3,16 +3,20 @@
 //!
 //! Each job is a module file under `src/js/` (JSDoc-typed, checked by `tsc --checkJs --strict`,
 //! unit-tested in node under `tests/js/`; `scripts/test-js` runs both):
-//! - `args.js`: the one-pass reader of an agent's args and of an `invoke` call, which hands over
-//!   a tape for [`core::tape`](crate::core::tape) to decode ([`read`](super::read) puts the two
-//!   together);
-//! - `toolcall.js`: a provider tool call in (the same tape), its tool result out;
+//! - `read.js`: the one-pass reader of what an agent sends (an `invoke` call and its args, a
+//!   provider tool call), which hands over a tape for [`core::tape`](crate::core::tape) to
+//!   decode ([`read`](super::read) puts the two together);
+//! - `objects.js`: the objects handed out (outcome, record, `ctx`, a tool call's answer), built
+//!   in one crossing each;
 //! - `element.js`: which element an agent may touch, and the touch;
-//! - `objects.js`: the objects handed out on every call, built in one crossing each;
 //! - `codes.js`: the codes below, named once for the JS side.
 //!
 //! What a function guarantees is documented once, in its JS file, beside the code that keeps
 //! the promise; the Rust side here says what it is called with and what comes back.
+//!
+//! Few files, each a whole job: the glue imports every bound module at once, and the server of
+//! `wasm-bindgen-test-runner` (tiny_http) can leave a request unanswered when a page opens more
+//! than about four connections at a time, which hangs the browser tests.
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -23,15 +27,15 @@ use web_sys::{Element, Node, ShadowRoot};
 
 use crate::core::tape::Shape;
 
-/// What an element action does to its element, as [`hand`] takes it (`OP_*` in codes.js).
+/// Click the element: the operations [`hand`] takes are the `OP_*` of codes.js.
 pub const OP_CLICK: u8 = 0;
 /// Fill an `<input>` or `<textarea>`.
 pub const OP_FILL: u8 = 1;
 /// Choose an option of a `<select>`.
 pub const OP_SELECT: u8 = 2;
 
-/// The first check an element failed, as [`hand`] answers it (`ELEMENT_*` in codes.js): no
-/// element matches.
+/// No element matches: [`hand`] answers the first check an element failed with one of the
+/// `ELEMENT_*` of codes.js.
 pub const ELEMENT_MISSING: u8 = 0;
 /// Not in the document.
 pub const ELEMENT_DETACHED: u8 = 1;
@@ -60,7 +64,7 @@ extern "C" {
     static SHIPS_CODES_JS: f64;
 }
 
-#[wasm_bindgen(module = "/src/js/args.js")]
+#[wasm_bindgen(module = "/src/js/read.js")]
 extern "C" {
     /// Reads a JS value as plain JSON data in one pass, within `budget` bytes; returns its tape.
     #[wasm_bindgen(js_name = ckReadValue)]
@@ -79,26 +83,11 @@ extern "C" {
     /// The JS string of the `callId` the last [`read_call_tape`] read, when it was a string.
     #[wasm_bindgen(js_name = ckTakeId)]
     pub fn take_id() -> JsValue;
-}
 
-#[wasm_bindgen(module = "/src/js/toolcall.js")]
-extern "C" {
     /// Reads a provider tool call in one pass: its shape, id, name and arguments (`max` is
     /// `maxArgsBytes`); returns its tape.
     #[wasm_bindgen(js_name = ckReadToolCall)]
     pub fn read_tool_call_tape(call: &JsValue, max: f64) -> String;
-
-    #[wasm_bindgen(js_name = ckAnswer)]
-    fn answer_in(outcome: &Promise, shape: u8, id: Option<String>, action: &str) -> Promise;
-}
-
-/// The provider's tool-result message (SPEC §7), in `shape`, for the outcome that `outcome`
-/// resolves to: `{role: "tool", tool_call_id, content}`, `{type: "function_call_output",
-/// call_id, output}` or `{type: "tool_result", tool_use_id, content, is_error}`, the content
-/// being the outcome as compact JSON plus a next-step instruction. `id` defaults to the
-/// outcome's `callId`.
-pub fn answer(outcome: &Promise, shape: Shape, id: Option<String>, action: &str) -> Promise {
-    answer_in(outcome, shape as u8, id, action)
 }
 
 #[wasm_bindgen(module = "/src/js/element.js")]
@@ -172,6 +161,18 @@ extern "C" {
         approver: &JsValue,
         signal: &JsValue,
     ) -> JsValue;
+
+    #[wasm_bindgen(js_name = ckAnswer)]
+    fn answer_in(outcome: &Promise, shape: u8, id: Option<String>, action: &str) -> Promise;
+}
+
+/// The provider's tool-result message (SPEC §7), in `shape`, for the outcome that `outcome`
+/// resolves to: `{role: "tool", tool_call_id, content}`, `{type: "function_call_output",
+/// call_id, output}` or `{type: "tool_result", tool_use_id, content, is_error}`, the content
+/// being the outcome as compact JSON plus a next-step instruction. `id` defaults to the
+/// outcome's `callId`.
+pub fn answer(outcome: &Promise, shape: Shape, id: Option<String>, action: &str) -> Promise {
+    answer_in(outcome, shape as u8, id, action)
 }
 
 // Going: wasm-bindgen-futures and web-sys take these over.

@@ -1,7 +1,7 @@
 //! Reading JavaScript input as [`Value`]s, in one crossing each way.
 //!
-//! The walk is JavaScript's (`src/js/args.js`, `src/js/toolcall.js`: the rules of what is plain
-//! JSON data, the size count and the frozen copy are documented and tested there); it hands
+//! The walk is JavaScript's (`src/js/read.js`: the rules of what is plain JSON data, the size
+//! count, the frozen copy and the tool-call shapes are documented and tested there); it hands
 //! over a tape, which [`core::tape`](crate::core::tape) decodes. Writing values back to
 //! JavaScript is [`convert`](super::convert)'s.
 

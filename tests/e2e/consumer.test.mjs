@@ -96,7 +96,7 @@ test("the tarball holds exactly the files of `files`, and its .d.ts have no `any
   // snippet from a content-hashed snippet path.
   const snippets = all.filter((f) => f.startsWith("snippets/"));
   assert.deepEqual(snippets.map((f) => f.replace(/^snippets\/coworkkit-[0-9a-f]+\//, "")).sort(), [
-    "inline0.js", "src/js/args.js", "src/js/codes.js", "src/js/element.js", "src/js/objects.js", "src/js/toolcall.js",
+    "inline0.js", "src/js/codes.js", "src/js/element.js", "src/js/objects.js", "src/js/read.js",
   ]);
   const listed = all.filter((f) => !f.startsWith("snippets/"));
   assert.deepEqual(listed, [

@@ -1,10 +1,10 @@
-// The rules src/js/args.js enforces, tested where they live: what is plain JSON data, the size
+// The rules src/js/read.js enforces for args and invoke calls, tested where they live: what is plain JSON data, the size
 // count and its early stop, lone surrogates, duplicate keys, the depth limit, the frozen copy,
 // and the call's tape. (The tape's decoding is tested in Rust: tests/core_tape.rs; the two are
 // tied by tests/fixtures/tapes.txt, see tapes.test.mjs.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ArgsReader, ckReadCall, ckReadValue, ckTakeCopy, ckTakeId, wellFormed, utf8Length } from "../../src/js/args.js";
+import { ArgsReader, ckReadCall, ckReadValue, ckTakeCopy, ckTakeId, wellFormed, utf8Length } from "../../src/js/read.js";
 import { MAX_DEPTH } from "../../src/js/codes.js";
 
 const BIG = 1 << 30;

@@ -4,8 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { ArgsReader, ckReadCall, ckTakeCopy } from "../../src/js/args.js";
-import { ckReadToolCall } from "../../src/js/toolcall.js";
+import { ArgsReader, ckReadCall, ckReadToolCall, ckTakeCopy } from "../../src/js/read.js";
 
 /** The fixture's cases, each a map of its `key text` lines. */
 function fixture() {

@@ -1,9 +1,10 @@
-// The rules src/js/toolcall.js enforces: the three provider shapes, arguments as text or as an
+// The rules of a provider tool call (src/js/read.js reads it, src/js/objects.js answers it): the three provider shapes, arguments as text or as an
 // object, blank and missing arguments, strings refused by their length, which refusal wins,
 // the read order; then the tool result it shapes for each provider.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ckAnswer, ckInstruction, ckReadToolCall, NOT_AN_OBJECT, UNKNOWN_SHAPE } from "../../src/js/toolcall.js";
+import { ckReadToolCall, NOT_AN_OBJECT, UNKNOWN_SHAPE } from "../../src/js/read.js";
+import { ckAnswer, ckInstruction } from "../../src/js/objects.js";
 import { SHAPE_ANTHROPIC, SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "../../src/js/codes.js";
 
 const MAX = 64;

@@ -1,8 +1,9 @@
 // @ts-check
 /**
- * @file The one-pass reader of an agent's arguments and of an `invoke` call (SPEC §3.6).
+ * @file The one-pass reader of what an agent sends: an `invoke` call and its args (SPEC §3.6),
+ * and a provider's tool call (SPEC §7).
  *
- * What it guarantees, each rule tested in tests/js/args.test.mjs:
+ * What it guarantees for args, each rule tested in tests/js/args.test.mjs:
  * - What it accepts is plain JSON data: objects whose prototype is null or an
  *   `Object.prototype` (of any realm: one whose own prototype is null), arrays, strings, finite
  *   numbers, booleans and `null`. Anything else (a function, symbol, BigInt, class instance,
@@ -25,15 +26,33 @@
  * - For `invoke` it also builds the deeply frozen copy that `run` and the record receive: own,
  *   enumerable data properties only, and a key the new object would inherit (`__proto__`,
  *   `constructor`…) is defined, not assigned, so no prototype setter runs.
- * - What it read reaches Rust as one string, the tape; its format is documented beside its
- *   decoder, `core::tape` (src/core/tape.rs).
+ *
+ * And for a tool call, each rule tested in tests/js/toolcall.test.mjs:
+ * - It recognises three shapes: OpenAI Chat `{id, type: "function", function: {name,
+ *   arguments}}`, OpenAI Responses `{type: "function_call", call_id, name, arguments}` and
+ *   Anthropic `{type: "tool_use", id, name, input}`. Anything else is refused, and answered in
+ *   the closest shape.
+ * - It reads the call's fields once each, in one order: `type`, `id`, `call_id`, `name`,
+ *   `tool_use_id`, `arguments`, `input`, then `function`'s `name` and `arguments`; a read that
+ *   throws reads as `undefined`, as for args.
+ * - A string field longer than 4 × `max` + 4096 UTF-16 units is refused by its length, before it
+ *   is copied or parsed. `arguments` and `input` that are not strings are read as args (with
+ *   `max` as the budget) whether or not the shape uses them. The first refusal of any field,
+ *   in the read order, is the one that stands.
+ * - Arguments given as JSON text are read with lone surrogates as U+FFFD, then `JSON.parse`d
+ *   and read as args. Text that Rust's `str::trim` would leave empty, `null` or no arguments at
+ *   all are no arguments (`{}`); arguments that are not a JSON object are refused.
+ *
+ * What it read reaches Rust as one string per call, the tape, in the format documented beside
+ * its decoder, `core::tape` (src/core/tape.rs).
  */
 import {
   MAX_DEPTH, TAG_NULL, TAG_TRUE, TAG_FALSE, TAG_INT, TAG_DOUBLE, TAG_STRING, TAG_ARRAY,
   TAG_ARRAY_END, TAG_OBJECT, TAG_OBJECT_END, TAG_LENGTH_END, TAG_NUMBER_END, TAG_TOO_LARGE,
-  TAG_NOT_JSON, TAG_ABSENT, TAG_OTHER, TAG_DECLINE, TAG_NO_DECLINE, WHY_TOO_DEEP, WHY_NOT_FINITE,
-  WHY_UNDEFINED, WHY_FUNCTION, WHY_SYMBOL, WHY_BIGINT, WHY_NOT_PLAIN, WHY_UNREADABLE,
-  WHY_BAD_LENGTH, WHY_GETTER_THREW, WHY_DUPLICATE_KEY,
+  TAG_NOT_JSON, TAG_REFUSED, TAG_ABSENT, TAG_OTHER, TAG_DECLINE, TAG_NO_DECLINE, WHY_TOO_DEEP,
+  WHY_NOT_FINITE, WHY_UNDEFINED, WHY_FUNCTION, WHY_SYMBOL, WHY_BIGINT, WHY_NOT_PLAIN,
+  WHY_UNREADABLE, WHY_BAD_LENGTH, WHY_GETTER_THREW, WHY_DUPLICATE_KEY, SHAPE_OPENAI_CHAT,
+  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC,
 } from "./codes.js";
 
 /**
@@ -360,4 +379,97 @@ export function ckTakeId() {
   const id = lastId;
   lastId = undefined;
   return id;
+}
+
+// A provider's tool call.
+
+/** The tape of no arguments: an empty object. */
+const NO_ARGS = TAG_OBJECT + 0 + TAG_LENGTH_END + TAG_OBJECT_END;
+
+export const UNKNOWN_SHAPE = TAG_REFUSED + "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments} or Anthropic {type: \"tool_use\", id, name, input}";
+export const NOT_AN_OBJECT = TAG_REFUSED + "args: a tool call's arguments must be a JSON object";
+
+/**
+ * Whether `tape` is a tool call's arguments as Rust takes them: an object or a refusal.
+ * @param {string} tape
+ */
+const isArgsTape = (tape) => [TAG_OBJECT, TAG_TOO_LARGE, TAG_NOT_JSON, TAG_REFUSED].includes(tape[0]);
+
+/**
+ * Reads a provider tool call; `max` is `maxArgsBytes`. Returns its tape.
+ * @param {unknown} call
+ * @param {number} max
+ * @returns {string}
+ */
+export function ckReadToolCall(call, max) {
+  const longest = max * 4 + 4096;
+  let refusal = "";
+  /**
+   * One field: a string within `longest`, `undefined`, or (for arguments, `args` set) the tape
+   * of a value that is not a string; `null` for anything refused or not of use.
+   * @param {unknown} from
+   * @param {string} key
+   * @param {boolean} [args]
+   * @returns {string | [string] | null | undefined}
+   */
+  const read = (from, key, args) => {
+    const v = safeGet(from, key);
+    if (typeof v === "string") {
+      if (v.length <= longest) return v;
+      refusal ||= TAG_TOO_LARGE + v.length + TAG_NUMBER_END;
+    } else if (v === undefined) return v;
+    else if (args && v !== null) {
+      const tape = ckReadValue(v, max);
+      if (tape[0] !== TAG_TOO_LARGE && tape[0] !== TAG_NOT_JSON) return [tape];
+      refusal ||= tape;
+    }
+    return null;
+  };
+  const type = read(call, "type"), id = read(call, "id"), callId = read(call, "call_id"),
+    name = read(call, "name"), useId = read(call, "tool_use_id"),
+    args = read(call, "arguments", true), input = read(call, "input", true),
+    fn = safeGet(call, "function");
+  let fnName, fnArgs;
+  let isFn = false;
+  try { isFn = typeof fn === "object" && fn !== null && !Array.isArray(fn); } catch {} // a revoked Proxy
+  if (isFn) {
+    fnName = read(fn, "name");
+    fnArgs = read(fn, "arguments", true);
+  }
+  const given = type === "function_call" ? SHAPE_OPENAI_RESPONSES
+    : type === "tool_use" ? SHAPE_ANTHROPIC
+    : type === "function" && isFn ? SHAPE_OPENAI_CHAT
+    : undefined;
+  // An unknown call is answered in the shape it looks closest to.
+  const shape = given ?? (callId !== undefined ? SHAPE_OPENAI_RESPONSES
+    : input !== undefined || useId !== undefined ? SHAPE_ANTHROPIC
+    : SHAPE_OPENAI_CHAT);
+  const raw = shape === SHAPE_OPENAI_RESPONSES ? args : shape === SHAPE_ANTHROPIC ? input : fnArgs;
+  let tape;
+  if (refusal) tape = refusal;
+  else if (given === undefined) tape = UNKNOWN_SHAPE;
+  else if (typeof raw === "string") tape = parsedArgs(raw, max);
+  else tape = raw ? raw[0] : NO_ARGS;
+  if (!isArgsTape(tape)) tape = NOT_AN_OBJECT;
+  const callName = shape === SHAPE_OPENAI_CHAT && fnName !== undefined ? fnName : name;
+  return shape + field(shape === SHAPE_OPENAI_RESPONSES ? callId : id) + field(callName) + tape;
+}
+
+/**
+ * Arguments given as JSON text, read as args.
+ * @param {string} raw
+ * @param {number} max
+ * @returns {string}
+ */
+function parsedArgs(raw, max) {
+  const text = asRustSees(raw);
+  if (rustBlank(text)) return NO_ARGS;
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    const m = safeGet(e, "message");
+    return TAG_REFUSED + "args: not valid JSON: " + (typeof m === "string" ? m : "");
+  }
+  return ckReadValue(parsed, max);
 }
