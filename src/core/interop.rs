@@ -4,7 +4,8 @@
 //!
 //! Everything here is pure: the web layer feeds it [`Value`]s and converts the answers to JS.
 //! Reading a provider tool call is one JS pass, as reading an `invoke` call is
-//! (`ckReadToolCall` in `web/js.rs`, its rules in `web/convert.rs`); a tool result only copies
+//! (`ckReadToolCall` in `src/js/read.js`, which states its rules; [`tape`](super::tape)
+//! decodes what it hands over); a tool result only copies
 //! the SDK's own outcome object into the provider's shape, with a fixed line per gate for the
 //! model, so the web layer builds it in JS too (`ckAnswer`).
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;

@@ -12,5 +12,6 @@ pub mod ids;
 pub mod interop;
 pub mod record;
 pub mod schema;
+pub mod tape;
 pub mod value;
 pub mod watch;

@@ -236,6 +236,31 @@ impl Coworkkit {
             ("jsonLines", json_lines.into_js_value()),
         ]))
     }
+
+    /// Hands every action (or `options.actions`) to the browser's own agent as a WebMCP tool
+    /// (SPEC §7.2), gated as through `handleToolCall`; actions defined later follow, disposed
+    /// ones leave. Throws `model_context_unavailable` without a model context. The handle's
+    /// `ready` resolves once every registration made now was accepted (else rejects with
+    /// `model_context_refused`); its `dispose()` removes every tool it registered.
+    #[wasm_bindgen(js_name = exposeToModelContext, unchecked_return_type = "ModelContextExposure")]
+    pub fn expose_to_model_context(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ExposeOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let inner = &self.inner;
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let (id, ready) = inner.model_contexts.expose(inner, &options)?;
+        let weak = Rc::downgrade(inner);
+        let dispose = Closure::<dyn FnMut()>::new(move || {
+            if let Some(inner) = weak.upgrade() {
+                inner.model_contexts.dispose_exposure(id);
+            }
+        });
+        Ok(handle(&[
+            ("ready", ready.into()),
+            ("dispose", dispose.into_js_value()),
+        ]))
+    }
 }
 
 /// MCP tool annotations → control level (SPEC §7), with MCP's defaults (`readOnlyHint: false`,

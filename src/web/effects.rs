@@ -421,6 +421,7 @@ fn record_js(r: &ActionRecord<JsValue>) -> JsValue {
         &args,
         &r.approver.as_ref().map_or(u.clone(), approver_js),
         &r.reason.as_deref().map_or(u, JsValue::from_str),
+        &key(r.via.as_str()),
         r.started_at,
         r.settled_at,
     )

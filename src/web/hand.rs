@@ -59,12 +59,13 @@ use crate::core::error::Error;
 use crate::core::schema::Schema;
 use crate::core::value::Value;
 
-/// What an element action does to its element.
+/// What an element action does to its element (its code is what [`js::hand`] takes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub(crate) enum Operation {
-    Click,
-    Fill,
-    Select,
+    Click = js::OP_CLICK,
+    Fill = js::OP_FILL,
+    Select = js::OP_SELECT,
 }
 
 /// An element action's target and operation, as declared.
@@ -158,18 +159,22 @@ fn document() -> Option<Document> {
     js::window()?.document()
 }
 
-/// What [`js::hand`] found wrong, by its number: "the element …".
-const UNAVAILABLE: [&str; 9] = [
-    "matches nothing in the document",
-    "is not in the document",
-    "belongs to the SDK itself",
-    "is inert",
-    "is hidden",
-    "is disabled",
-    "is not an HTML element",
-    "is not an editable input or textarea",
-    "is not a <select>",
-];
+/// What [`js::hand`] found wrong, by its `ELEMENT_*` code: "the element …"; `None` for
+/// [`js::ELEMENT_NO_OPTION`], which is the args' fault, not the element's.
+fn unavailable_what(code: u8) -> Option<&'static str> {
+    Some(match code {
+        js::ELEMENT_MISSING => "matches nothing in the document",
+        js::ELEMENT_DETACHED => "is not in the document",
+        js::ELEMENT_OWN_DOM => "belongs to the SDK itself",
+        js::ELEMENT_INERT => "is inert",
+        js::ELEMENT_HIDDEN => "is hidden",
+        js::ELEMENT_DISABLED => "is disabled",
+        js::ELEMENT_NOT_HTML => "is not an HTML element",
+        js::ELEMENT_NOT_EDITABLE => "is not an editable input or textarea",
+        js::ELEMENT_NOT_SELECT => "is not a <select>",
+        _ => return None,
+    })
+}
 
 /// Resolves the target now and checks it can take the operation (see the module docs), and
 /// for `select` that `value` (when given) names an enabled option; with `act`, then performs
@@ -181,7 +186,7 @@ fn check(target: &ElementTarget, value: Option<&str>, act: bool) -> Result<JsVal
     let Some(failed) = found.as_f64() else {
         return Ok(found);
     };
-    Err(match UNAVAILABLE.get(failed as usize) {
+    Err(match unavailable_what(failed as u8) {
         Some(what) => unavailable(what),
         None => {
             let mut message = String::from("args.value: no enabled option has the value or label ");

@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{AbortController, Element};
 
-use super::convert::{call_id_js, get, read_call, seed_call_id, Field};
+use super::convert::{get, seed_call_id};
 use super::effects::Effects;
 use super::events::EventBus;
 use super::hand::HandMode;
@@ -21,9 +21,11 @@ use super::interop::{standard_check, thrown_error, verdict, Check};
 use super::js;
 use super::listener::EventListener;
 use super::options::Options;
+use super::read::{call_id_js, read_call, Field};
 use super::registry::{read_spec, ActionRegistry};
 use super::time::now;
 use super::watch::WatchPanels;
+use super::webmcp::ModelContexts;
 use crate::core::engine::{ActionId, Engine, Entropy, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::ids::random_id;
@@ -65,6 +67,7 @@ pub(crate) struct Instance {
     pub(crate) effects: Effects,
     pub(crate) hand: HandMode,
     pub(crate) watch: WatchPanels,
+    pub(crate) model_contexts: ModelContexts,
     abort: AbortController,
     /// `abort.signal`, read once: every `ctx` carries it.
     pub(crate) signal: JsValue,
@@ -107,6 +110,7 @@ impl Instance {
                 effects: Effects::default(),
                 hand: HandMode::default(),
                 watch: WatchPanels::default(),
+                model_contexts: ModelContexts::default(),
                 signal: abort.signal().into(),
                 abort,
                 page_hide: RefCell::new(None),
@@ -136,6 +140,7 @@ impl Instance {
         let id = self.engine.borrow_mut().register(def)?;
         self.registry.insert(id, action);
         self.drain();
+        self.model_contexts.action_defined(self, id, &name);
         Ok((id, name))
     }
 
@@ -168,6 +173,7 @@ impl Instance {
 
     fn undefine(&self, id: ActionId) {
         if self.registry.remove(id) {
+            self.model_contexts.action_disposed(id);
             self.engine.borrow_mut().unregister(id, now());
             self.drain();
         }
@@ -229,16 +235,9 @@ impl Instance {
         };
         let mut host_rejection = None;
         // The id's JS string is kept (`seed_call_id`), so the ctx, record and outcome that
-        // carry it never decode it back from wasm memory. An absent id is the fresh one the
-        // reading pass made, in the engine's own format.
+        // carry it never decode it back from wasm memory. An absent id is the engine's to make.
         let call_id = match fields.call_id {
-            Field::Absent => {
-                let id = fields.fresh_id;
-                if let Some(id) = &id {
-                    seed_call_id(id, &call_id_js());
-                }
-                id
-            }
+            Field::Absent => None,
             Field::Text(id) if !id.is_empty() && id.len() <= 256 => {
                 // A lone surrogate was read as U+FFFD; such an id is not cached, so every
                 // outcome and record carries the same (well-formed) text.
@@ -290,6 +289,7 @@ impl Instance {
         self.effects.close();
         self.hand.dispose(self);
         self.watch.clear();
+        self.model_contexts.clear();
     }
 
     /// Performs what the engine asks for until it has nothing more.

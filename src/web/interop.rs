@@ -18,9 +18,10 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::{get, read_tool_call, read_value, set, write_frozen, ToolCallFields};
+use super::convert::{get, set, write_frozen};
 use super::instance::Instance;
 use super::js;
+use super::read::{read_tool_call, read_value, ToolCallFields};
 use crate::core::control::Control;
 use crate::core::engine::{ActionDef, ActionId, InvokeRequest};
 use crate::core::error::Error;
@@ -29,6 +30,7 @@ use crate::core::interop::{
 };
 use crate::core::record::Via;
 use crate::core::schema::Schema;
+use crate::core::tape::Shape;
 use crate::core::value::Value;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -417,7 +419,7 @@ pub(crate) fn webmcp_request(
         }
     };
     let call = ToolCallFields {
-        kind: 0,
+        kind: Shape::OpenAiChat,
         id: None,
         name: name.into(),
         args,

@@ -19,10 +19,12 @@ mod interop;
 pub mod js;
 mod listener;
 mod options;
+mod read;
 mod registry;
 pub mod time;
 mod types;
 mod watch;
+mod webmcp;
 
 use wasm_bindgen::prelude::*;
 

@@ -214,6 +214,57 @@ export interface Coworkkit {
   on(event: "handmode", listener: (armed: boolean) => void): () => void;
 }
 
+/**
+ * What `exposeToModelContext` needs of a model context: WebMCP's `registerTool` (Chromium's
+ * `document.modelContext`, or a polyfill's `navigator.modelContext`). Registering resolves,
+ * or rejects (or throws) when the browser refuses the tool; aborting `signal` removes it.
+ */
+export interface ModelContextLike {
+  registerTool(tool: ModelContextTool, options: { signal: AbortSignal; exposedTo?: string[] }): unknown;
+}
+
+/** One action as the browser's own agent sees it (SPEC §7.2). */
+export interface ModelContextTool {
+  name: string;
+  /** The card's readable title. */
+  title: string;
+  /** Exactly `tools("mcp")`'s description. */
+  description: string;
+  /** Exactly `tools("mcp")`'s schema: a soft action's takes `confirmToken` and `decline`. */
+  inputSchema: ToolInputSchema;
+  annotations: {
+    /** True for open actions marked `readOnly`. */
+    readOnlyHint: boolean;
+    /** True for soft and hard actions. */
+    consequentialHint: boolean;
+    /** True for actions marked `untrustedContent`. */
+    untrustedContentHint: boolean;
+  };
+  /**
+   * A fresh call through the tool-call door; resolves with the compact outcome (a hard tool
+   * once a person decided on the card). Never rejects.
+   */
+  execute(input?: { [key: string]: Json } | null): Promise<ToolResultContent>;
+}
+
+/** Options of `exposeToModelContext`; all optional. */
+export interface ExposeOptions {
+  /** Default: `document.modelContext`, else `navigator.modelContext`. */
+  modelContext?: ModelContextLike;
+  /** Only these actions (default: every action, those defined later included). */
+  actions?: string[];
+  /** Handed to `registerTool` as it is. */
+  exposedTo?: string[];
+}
+
+/** Returned by `exposeToModelContext`. */
+export interface ModelContextExposure {
+  /** Resolves once every registration made by the call was accepted; rejects with code `model_context_refused` naming the first refused action. */
+  readonly ready: Promise<void>;
+  /** Removes every tool this exposure registered. Idempotent. */
+  dispose(): void;
+}
+
 /** Options of `new Coworkkit(options)`; all optional. */
 export interface CoworkkitOptions {
   /** Whole-app baseline. Default `"open"`. */

@@ -1,0 +1,195 @@
+// @ts-check
+/**
+ * @file Builders of the objects the SDK hands out: on every call (the outcome, its error, the
+ * record and its outcome, `run`'s `ctx`), each in one crossing; and a tool call's answer in its
+ * provider's shape (SPEC §7).
+ *
+ * They hold no logic: every value is decided in Rust. What they guarantee (tested in
+ * tests/js/objects.test.mjs and, for the tool result, tests/js/toolcall.test.mjs): the fields
+ * come in the order SPEC §3 and §6 give, an optional field is absent (not `undefined`) when not
+ * given, and every object but the `ctx` is frozen. The tool result carries the outcome as
+ * compact JSON text, with a one-line instruction for the gates where the model's next step is
+ * not obvious. Building them from Rust one `Reflect.set` at a time cost a crossing per field.
+ */
+import { SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "./codes.js";
+
+/**
+ * `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
+ * @param {string} callId
+ * @param {string} gate
+ * @param {boolean} ok
+ * @param {unknown} result
+ * @param {unknown} error
+ * @param {string | undefined} confirmToken
+ * @param {number | undefined} expiresAt
+ */
+export function ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt) {
+  /** @type {{ callId: string, gate: string, ok: boolean, result?: unknown, error?: unknown, confirmToken?: string, expiresAt?: number }} */
+  const o = { callId, gate, ok };
+  if (result !== undefined) o.result = result;
+  if (error !== undefined) o.error = error;
+  if (confirmToken !== undefined) o.confirmToken = confirmToken;
+  if (expiresAt !== undefined) o.expiresAt = expiresAt;
+  return Object.freeze(o);
+}
+
+/**
+ * `{ code, message }`, frozen.
+ * @param {string} code
+ * @param {string} message
+ */
+export function ckError(code, message) {
+  return Object.freeze({ code, message });
+}
+
+/**
+ * The action record of SPEC §6, frozen.
+ * @param {string} id
+ * @param {string} sessionId
+ * @param {string} callId
+ * @param {string} action
+ * @param {string} control
+ * @param {string} controlSource
+ * @param {string} gate
+ * @param {unknown} outcome
+ * @param {unknown} args
+ * @param {unknown} approver
+ * @param {string | undefined} reason
+ * @param {string} via
+ * @param {number} startedAt
+ * @param {number} settledAt
+ */
+export function ckRecord(id, sessionId, callId, action, control, controlSource, gate, outcome, args, approver, reason, via, startedAt, settledAt) {
+  /** @type {{ v: 1, id: string, sessionId: string, callId: string, action: string, control: string, controlSource: string, gate: string, outcome: unknown, args: unknown, approver?: unknown, reason?: string, via?: string, startedAt?: number, settledAt?: number }} */
+  const r = { v: 1, id, sessionId, callId, action, control, controlSource, gate, outcome, args };
+  if (approver !== undefined) r.approver = approver;
+  if (reason !== undefined) r.reason = reason;
+  r.via = via;
+  r.startedAt = startedAt;
+  r.settledAt = settledAt;
+  return Object.freeze(r);
+}
+
+/**
+ * A record's `outcome`: `{ status: "ok", value? }`, `{ status: "error", code, message }` or
+ * `{ status }`, frozen.
+ * @param {string} status
+ * @param {unknown} value
+ * @param {string | undefined} code
+ * @param {string | undefined} message
+ */
+export function ckRecordOutcome(status, value, code, message) {
+  /** @type {{ status: string, value?: unknown, code?: string, message?: string }} */
+  const o = { status };
+  if (status === "ok") { if (value !== undefined) o.value = value; }
+  else if (status === "error") { o.code = code; o.message = message; }
+  return Object.freeze(o);
+}
+
+/**
+ * The `ctx` that `run` receives: `{ callId, control, approver, signal }`.
+ * @param {string} callId
+ * @param {string} control
+ * @param {unknown} approver
+ * @param {AbortSignal} signal
+ */
+export function ckContext(callId, control, approver, signal) {
+  return { callId, control, approver, signal };
+}
+
+/**
+ * The outcome as the SDK resolves it (its own frozen object: the reads here cannot throw).
+ * @typedef {object} Outcome
+ * @property {string} callId
+ * @property {string} gate
+ * @property {boolean} ok
+ * @property {unknown} [result]
+ * @property {{ code: string, message: string }} [error]
+ * @property {string} [confirmToken]
+ */
+
+/**
+ * The tool result's content, before it becomes JSON text.
+ * @typedef {object} Content
+ * @property {string} gate
+ * @property {boolean} ok
+ * @property {unknown} [result]
+ * @property {{ code: string, message: string }} [error]
+ * @property {string} [confirmToken]
+ * @property {string} [instruction]
+ */
+
+/**
+ * @typedef {{ role: "tool", tool_call_id: string, content: string }
+ *   | { type: "function_call_output", call_id: string, output: string }
+ *   | { type: "tool_result", tool_use_id: string, content: string, is_error: boolean }} ToolResult
+ */
+
+/**
+ * What the model should do next, for the gates where that is not obvious from the outcome.
+ * @param {string} action
+ * @param {string} gate
+ * @returns {string | undefined}
+ */
+export function ckInstruction(action, gate) {
+  switch (gate) {
+    case "needs_confirmation": return "Not done yet. Ask the user whether to go ahead; on a yes, call " + action + " again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true.";
+    case "needs_hand_mode": return "Not done: the user has not let the agent use this page (Hand mode is off). Ask them to turn it on, then try again.";
+    case "cancelled": return "Not done: it was cancelled. Do not retry unless the user asks.";
+    case "timeout": return "Not done: nobody confirmed it in time.";
+  }
+}
+
+/**
+ * The compact outcome `{gate, ok, result?, error?, confirmToken?, instruction?}` and its JSON
+ * text: without `result` when the run's value is not JSON (a cycle, a BigInt), so the agent
+ * gets the rest.
+ * @param {Outcome} o
+ * @param {string} action
+ * @returns {{ content: Content, text: string }}
+ */
+function compact(o, action) {
+  const e = o.error, instruction = ckInstruction(action, o.gate);
+  /** @type {Content} */
+  const content = { gate: o.gate, ok: o.ok };
+  if ("result" in o) content.result = o.result;
+  if (e !== undefined) content.error = { code: e.code, message: e.message };
+  if (o.confirmToken !== undefined) content.confirmToken = o.confirmToken;
+  if (instruction !== undefined) content.instruction = instruction;
+  let text;
+  try { text = JSON.stringify(content); } catch { delete content.result; text = JSON.stringify(content); }
+  return { content, text };
+}
+
+/**
+ * The provider's tool-result message for the outcome `outcome` resolves to, in `shape`; `id`
+ * defaults to the outcome's `callId`. The content is the compact outcome as JSON text (see
+ * `compact`). `is_error`: the call did not do its work, except for a soft call's first answer,
+ * which is a normal step.
+ * @param {Promise<Outcome>} outcome
+ * @param {number} shape a `SHAPE_*` code
+ * @param {string | undefined} id
+ * @param {string} action
+ * @returns {Promise<ToolResult>}
+ */
+export function ckAnswer(outcome, shape, id, action) {
+  return outcome.then((o) => {
+    const { text } = compact(o, action);
+    const to = id ?? o.callId;
+    return shape === SHAPE_OPENAI_CHAT ? { role: "tool", tool_call_id: to, content: text }
+      : shape === SHAPE_OPENAI_RESPONSES ? { type: "function_call_output", call_id: to, output: text }
+      : { type: "tool_result", tool_use_id: to, content: text, is_error: !o.ok && o.gate !== "needs_confirmation" };
+  });
+}
+
+/**
+ * What a WebMCP tool's `execute` resolves to (SPEC §7.2): the compact outcome itself, the object
+ * a tool result's content is the JSON of. It stays JSON-serializable (the browser hands the
+ * agent its JSON), so it never turns into the bare `UnknownError` of a failed execution.
+ * @param {Promise<Outcome>} outcome
+ * @param {string} action
+ * @returns {Promise<Content>}
+ */
+export function ckCompact(outcome, action) {
+  return outcome.then((o) => compact(o, action).content);
+}

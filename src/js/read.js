@@ -1,0 +1,475 @@
+// @ts-check
+/**
+ * @file The one-pass reader of what an agent sends: an `invoke` call and its args (SPEC §3.6),
+ * and a provider's tool call (SPEC §7).
+ *
+ * What it guarantees for args, each rule tested in tests/js/args.test.mjs:
+ * - What it accepts is plain JSON data: objects whose prototype is null or an
+ *   `Object.prototype` (of any realm: one whose own prototype is null), arrays, strings, finite
+ *   numbers, booleans and `null`. Anything else (a function, symbol, BigInt, class instance,
+ *   non-finite number, undefined array item, a cycle or nesting past `MAX_DEPTH`) is refused
+ *   with the path of the first offender (for a property whose read throws, its object's path).
+ * - It never throws on what an agent hands it: every read is in a `try`, and a Proxy whose trap
+ *   throws or a throwing getter is refused like any other non-JSON value. (An exception would
+ *   cross into the wasm and skip the Rust caller's cleanup.) An undefined property is skipped,
+ *   as `JSON.stringify` skips it.
+ * - It counts the JSON size as it goes, in UTF-8 bytes, and stops as soon as the count passes
+ *   the budget, so a hostile million-key object costs no more than the budget allows. The count
+ *   is an upper bound of the exact size, which Rust measures again: 4 or 5 for a literal; a
+ *   number's digits (25, the most any double prints as, for a fraction or a magnitude of 10^15
+ *   or more); a string's bytes + 2 (escapes not counted); for an array 2 + a comma per item,
+ *   paid from its `length` before any item is read (so a Proxy claiming 2^32 − 1 items stops
+ *   at once); for an object 2, and per property the key's bytes + 4.
+ * - Lone surrogates read as U+FFFD, in strings and keys, as the Rust `Value` has them; two keys
+ *   of one object that then read the same are refused (the schema would check one and `run`
+ *   would see the other).
+ * - For `invoke` it also builds the deeply frozen copy that `run` and the record receive: own,
+ *   enumerable data properties only, and a key the new object would inherit (`__proto__`,
+ *   `constructor`…) is defined, not assigned, so no prototype setter runs.
+ *
+ * And for a tool call, each rule tested in tests/js/toolcall.test.mjs:
+ * - It recognises three shapes: OpenAI Chat `{id, type: "function", function: {name,
+ *   arguments}}`, OpenAI Responses `{type: "function_call", call_id, name, arguments}` and
+ *   Anthropic `{type: "tool_use", id, name, input}`. Anything else is refused, and answered in
+ *   the closest shape.
+ * - It reads the call's fields once each, in one order: `type`, `id`, `call_id`, `name`,
+ *   `tool_use_id`, `arguments`, `input`, then `function`'s `name` and `arguments`; a read that
+ *   throws reads as `undefined`, as for args.
+ * - A string field longer than 4 × `max` + 4096 UTF-16 units is refused by its length, before it
+ *   is copied or parsed. `arguments` and `input` that are not strings are read as args (with
+ *   `max` as the budget) whether or not the shape uses them. The first refusal of any field,
+ *   in the read order, is the one that stands.
+ * - Arguments given as JSON text are read with lone surrogates as U+FFFD, then `JSON.parse`d
+ *   and read as args. Text that Rust's `str::trim` would leave empty, `null` or no arguments at
+ *   all are no arguments (`{}`); arguments that are not a JSON object are refused.
+ *
+ * What it read reaches Rust as one string per call, the tape, in the format documented beside
+ * its decoder, `core::tape` (src/core/tape.rs).
+ */
+import {
+  MAX_DEPTH, TAG_NULL, TAG_TRUE, TAG_FALSE, TAG_INT, TAG_DOUBLE, TAG_STRING, TAG_ARRAY,
+  TAG_ARRAY_END, TAG_OBJECT, TAG_OBJECT_END, TAG_LENGTH_END, TAG_NUMBER_END, TAG_TOO_LARGE,
+  TAG_NOT_JSON, TAG_REFUSED, TAG_ABSENT, TAG_OTHER, TAG_DECLINE, TAG_NO_DECLINE, WHY_TOO_DEEP,
+  WHY_NOT_FINITE, WHY_UNDEFINED, WHY_FUNCTION, WHY_SYMBOL, WHY_BIGINT, WHY_NOT_PLAIN,
+  WHY_UNREADABLE, WHY_BAD_LENGTH, WHY_GETTER_THREW, WHY_DUPLICATE_KEY, SHAPE_OPENAI_CHAT,
+  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC,
+} from "./codes.js";
+
+/**
+ * `object[key]`, or `undefined` when the read throws (a getter, a Proxy trap).
+ * @param {unknown} object
+ * @param {PropertyKey} key
+ * @returns {unknown}
+ */
+export function safeGet(object, key) {
+  try { return Reflect.get(/** @type {object} */ (object), key); } catch { return undefined; }
+}
+
+/** Set by {@link utf8Length}: whether the string it measured has a lone surrogate. */
+let sawLone = false;
+
+/**
+ * The UTF-8 length of `s` as Rust will hold it (a lone surrogate as U+FFFD, 3 bytes); also
+ * records in `sawLone` whether `s` has one, so the common well-formed string is walked once.
+ * @param {string} s
+ * @returns {number}
+ */
+export function utf8Length(s) {
+  let n = s.length;
+  sawLone = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    n += c < 0x800 ? 1 : 2;
+    if ((c & 0xf800) !== 0xd800) continue;
+    if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    else sawLone = true;
+  }
+  return n;
+}
+
+/**
+ * `s` with each lone surrogate replaced by U+FFFD (what Rust sees of it).
+ * @param {string} s
+ * @returns {string}
+ */
+export function wellFormed(s) {
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 && c >= 0xd800) out += s[i] + s[++i];
+    else out += (c & 0xf800) === 0xd800 ? "\ufffd" : s[i];
+  }
+  return out;
+}
+
+/**
+ * `s` as Rust sees it, measured and replaced in one go.
+ * @param {string} s
+ * @returns {string}
+ */
+export function asRustSees(s) {
+  utf8Length(s);
+  return sawLone ? wellFormed(s) : s;
+}
+
+// Rust's `char::is_whitespace` (Unicode White_Space) as a class: JavaScript's `\s` less U+FEFF,
+// plus U+0085, so that JS trims and tests for blank exactly as Rust's `str::trim` would.
+const EDGE_SPACE = /^(\x85|[^\S\ufeff])+|(\x85|[^\S\ufeff])+$/g;
+const ALL_SPACE = /^(\x85|[^\S\ufeff])*$/;
+
+/**
+ * What Rust's `str::trim` leaves of `s`.
+ * @param {string} s
+ * @returns {string}
+ */
+export const rustTrim = (s) => s.replace(EDGE_SPACE, "");
+
+/**
+ * Whether Rust's `str::trim` would leave `s` empty.
+ * @param {string} s
+ * @returns {boolean}
+ */
+export const rustBlank = (s) => ALL_SPACE.test(s);
+
+/**
+ * A call's field on the tape: a string, absent (`undefined` or `null`), or anything else.
+ * @param {unknown} v
+ * @returns {string}
+ */
+export function field(v) {
+  if (typeof v === "string") {
+    const n = utf8Length(v);
+    return TAG_STRING + n + TAG_LENGTH_END + (sawLone ? wellFormed(v) : v);
+  }
+  return v === undefined || v === null ? TAG_ABSENT : TAG_OTHER;
+}
+
+const bits = new DataView(new ArrayBuffer(8));
+/** @param {number} at */
+const hex8 = (at) => bits.getUint32(at).toString(16).padStart(8, "0");
+
+/**
+ * Reads one value as plain JSON data and writes its tape. A refusal replaces the tape and ends
+ * the walk by throwing the reader itself, which {@link ArgsReader#all} catches.
+ */
+export class ArgsReader {
+  /**
+   * @param {number} budget the largest JSON size, in UTF-8 bytes, that is acceptable
+   * @param {boolean} copy whether to build the frozen copy
+   */
+  constructor(budget, copy) {
+    this.budget = budget;
+    this.spent = 0;
+    this.copy = copy;
+    this.tape = "";
+    /** The path to the value being read, for a refusal's message. @type {(string | number)[]} */
+    this.trail = [];
+  }
+
+  /**
+   * Reads `v`: returns its frozen copy (`null` for a container without `copy`), or `undefined`
+   * after a refusal, which the tape then holds.
+   * @param {unknown} v
+   * @returns {unknown}
+   */
+  all(v) {
+    try { return this.read(v, 0); } catch (e) { if (e !== this) throw e; }
+  }
+
+  /** @param {number} n */
+  spend(n) {
+    if ((this.spent += n) <= this.budget) return;
+    this.tape = TAG_TOO_LARGE + this.spent + TAG_NUMBER_END;
+    throw this;
+  }
+
+  /**
+   * @param {string} why a `WHY_*` code
+   * @returns {never}
+   */
+  fail(why) {
+    this.tape = TAG_NOT_JSON + why + this.trail.reduce(
+      (path, k) => path + (typeof k === "number" ? "[" + k + "]" : "." + k), "args");
+    throw this;
+  }
+
+  /**
+   * @param {unknown} v
+   * @param {number} depth
+   * @returns {unknown}
+   */
+  read(v, depth) {
+    if (depth > MAX_DEPTH) this.fail(WHY_TOO_DEEP);
+    switch (typeof v) {
+      case "string": {
+        const n = utf8Length(v);
+        if (sawLone) v = wellFormed(v);
+        this.spend(n + 2);
+        this.tape += TAG_STRING + n + TAG_LENGTH_END + v;
+        return v;
+      }
+      case "number":
+        if (!Number.isFinite(v)) this.fail(WHY_NOT_FINITE);
+        this.spend(Number.isInteger(v) && Math.abs(v) < 1e15 ? String(Math.abs(v)).length + (v < 0 ? 1 : 0) : 25);
+        if (Number.isSafeInteger(v) && !Object.is(v, -0)) this.tape += TAG_INT + v + TAG_NUMBER_END;
+        else {
+          bits.setFloat64(0, v);
+          this.tape += TAG_DOUBLE + hex8(0) + hex8(4);
+        }
+        return v;
+      case "boolean":
+        this.spend(v ? 4 : 5);
+        this.tape += v ? TAG_TRUE : TAG_FALSE;
+        return v;
+      case "undefined": this.fail(WHY_UNDEFINED);
+      case "function": this.fail(WHY_FUNCTION);
+      case "symbol": this.fail(WHY_SYMBOL);
+      case "bigint": this.fail(WHY_BIGINT);
+    }
+    if (v === null) {
+      this.spend(4);
+      this.tape += TAG_NULL;
+      return v;
+    }
+    // A plain object's prototype is `Object.prototype` (whose own prototype is null) or null.
+    let array = false, plain = false, readable = true;
+    try {
+      array = Array.isArray(v);
+      if (!array) {
+        const p = Object.getPrototypeOf(v);
+        plain = p === null || Object.getPrototypeOf(p) === null;
+      }
+    } catch {
+      readable = false;
+    }
+    if (array) return this.array(/** @type {unknown[]} */ (v), depth);
+    if (plain) return this.object(/** @type {Record<string, unknown>} */ (v), depth);
+    this.fail(readable ? WHY_NOT_PLAIN : WHY_UNREADABLE);
+  }
+
+  /**
+   * @param {unknown[]} v
+   * @param {number} depth
+   * @returns {readonly unknown[] | null}
+   */
+  array(v, depth) {
+    const len = safeGet(v, "length");
+    if (typeof len !== "number" || !Number.isInteger(len) || len < 0 || len > 4294967295) this.fail(WHY_BAD_LENGTH);
+    this.spend(len > 0 ? len + 1 : 2);
+    this.tape += TAG_ARRAY + len + TAG_LENGTH_END;
+    const out = this.copy ? new Array(len) : null;
+    for (let i = 0; i < len; i++) {
+      this.trail.push(i);
+      let item;
+      try { item = v[i]; } catch { this.fail(WHY_GETTER_THREW); }
+      if (item === undefined) this.fail(WHY_UNDEFINED);
+      item = this.read(item, depth + 1);
+      if (out) out[i] = item;
+      this.trail.pop();
+    }
+    this.tape += TAG_ARRAY_END;
+    return out && Object.freeze(out);
+  }
+
+  /**
+   * @param {Record<string, unknown>} v
+   * @param {number} depth
+   * @returns {Readonly<Record<string, unknown>> | null}
+   */
+  object(v, depth) {
+    /** @type {string[]} */
+    let keys = [];
+    try { keys = Object.keys(v); } catch { this.fail(WHY_UNREADABLE); }
+    /** @type {Record<string, unknown> | null} */
+    const out = this.copy ? {} : null;
+    /** @type {Set<string> | null} */
+    let marked = null;
+    this.spend(2);
+    this.tape += TAG_OBJECT + keys.length + TAG_LENGTH_END;
+    for (let i = 0; i < keys.length; i++) {
+      let key = keys[i], item;
+      try { item = v[key]; } catch { this.fail(WHY_GETTER_THREW); }
+      if (item === undefined) continue;
+      const n = utf8Length(key);
+      if (sawLone) key = wellFormed(key);
+      if (key.includes("\ufffd")) {
+        if ((marked ??= new Set()).has(key)) { this.trail.push(key); this.fail(WHY_DUPLICATE_KEY); }
+        marked.add(key);
+      }
+      this.spend(n + 4);
+      this.tape += n + TAG_LENGTH_END + key;
+      this.trail.push(key);
+      item = this.read(item, depth + 1);
+      this.trail.pop();
+      if (!out) continue;
+      if (key in out) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else out[key] = item;
+    }
+    this.tape += TAG_OBJECT_END;
+    return out && Object.freeze(out);
+  }
+}
+
+/**
+ * Reads a value as plain JSON data, within `budget` bytes; returns its tape.
+ * @param {unknown} value
+ * @param {number} budget
+ * @returns {string}
+ */
+export function ckReadValue(value, budget) {
+  const reader = new ArgsReader(budget, false);
+  reader.all(value);
+  return reader.tape;
+}
+
+// What the last `ckReadCall` read, until Rust takes it (once: no agent object outlives its call).
+/** @type {unknown} */
+let lastCopy;
+/** @type {string | undefined} */
+let lastId;
+
+/**
+ * Reads an `invoke` call: each property once, in the order `name`, `args`, `callId`,
+ * `confirmToken`, `decline` (a getter that throws reads as `undefined`), and the args as
+ * {@link ckReadValue} does, building their frozen copy. Returns the call's tape; the copy and
+ * the `callId` string wait for {@link ckTakeCopy} and {@link ckTakeId}. An absent `callId` is
+ * left to Rust, which makes the call's id.
+ * @param {unknown} call
+ * @param {number} budget
+ * @returns {string}
+ */
+export function ckReadCall(call, budget) {
+  const name = safeGet(call, "name");
+  const raw = safeGet(call, "args");
+  /** @type {unknown} */
+  let copy;
+  let args = TAG_ABSENT;
+  if (raw !== undefined) {
+    const reader = new ArgsReader(budget, true);
+    copy = reader.all(raw);
+    args = reader.tape;
+  }
+  const id = safeGet(call, "callId");
+  const token = safeGet(call, "confirmToken");
+  const decline = safeGet(call, "decline");
+  // Set only now: a getter above may have called `invoke` again, which took its own.
+  lastCopy = copy;
+  lastId = typeof id === "string" ? id : undefined;
+  return field(name) + field(id) + field(token) + (decline ? TAG_DECLINE : TAG_NO_DECLINE) + args;
+}
+
+/**
+ * The frozen copy of the args the last {@link ckReadCall} read (`undefined` after a refusal),
+ * once: taking it clears it.
+ * @returns {unknown}
+ */
+export function ckTakeCopy() {
+  const copy = lastCopy;
+  lastCopy = undefined;
+  return copy;
+}
+
+/**
+ * The `callId` string the last {@link ckReadCall} read, once, so Rust can hand the same JS
+ * string back in the call's `ctx`, outcome and record without decoding its own copy.
+ * @returns {string | undefined}
+ */
+export function ckTakeId() {
+  const id = lastId;
+  lastId = undefined;
+  return id;
+}
+
+// A provider's tool call.
+
+/** The tape of no arguments: an empty object. */
+const NO_ARGS = TAG_OBJECT + 0 + TAG_LENGTH_END + TAG_OBJECT_END;
+
+export const UNKNOWN_SHAPE = TAG_REFUSED + "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments} or Anthropic {type: \"tool_use\", id, name, input}";
+export const NOT_AN_OBJECT = TAG_REFUSED + "args: a tool call's arguments must be a JSON object";
+
+/**
+ * Whether `tape` is a tool call's arguments as Rust takes them: an object or a refusal.
+ * @param {string} tape
+ */
+const isArgsTape = (tape) => [TAG_OBJECT, TAG_TOO_LARGE, TAG_NOT_JSON, TAG_REFUSED].includes(tape[0]);
+
+/**
+ * Reads a provider tool call; `max` is `maxArgsBytes`. Returns its tape.
+ * @param {unknown} call
+ * @param {number} max
+ * @returns {string}
+ */
+export function ckReadToolCall(call, max) {
+  const longest = max * 4 + 4096;
+  let refusal = "";
+  /**
+   * One field: a string within `longest`, `undefined`, or (for arguments, `args` set) the tape
+   * of a value that is not a string; `null` for anything refused or not of use.
+   * @param {unknown} from
+   * @param {string} key
+   * @param {boolean} [args]
+   * @returns {string | [string] | null | undefined}
+   */
+  const read = (from, key, args) => {
+    const v = safeGet(from, key);
+    if (typeof v === "string") {
+      if (v.length <= longest) return v;
+      refusal ||= TAG_TOO_LARGE + v.length + TAG_NUMBER_END;
+    } else if (v === undefined) return v;
+    else if (args && v !== null) {
+      const tape = ckReadValue(v, max);
+      if (tape[0] !== TAG_TOO_LARGE && tape[0] !== TAG_NOT_JSON) return [tape];
+      refusal ||= tape;
+    }
+    return null;
+  };
+  const type = read(call, "type"), id = read(call, "id"), callId = read(call, "call_id"),
+    name = read(call, "name"), useId = read(call, "tool_use_id"),
+    args = read(call, "arguments", true), input = read(call, "input", true),
+    fn = safeGet(call, "function");
+  let fnName, fnArgs;
+  let isFn = false;
+  try { isFn = typeof fn === "object" && fn !== null && !Array.isArray(fn); } catch {} // a revoked Proxy
+  if (isFn) {
+    fnName = read(fn, "name");
+    fnArgs = read(fn, "arguments", true);
+  }
+  const given = type === "function_call" ? SHAPE_OPENAI_RESPONSES
+    : type === "tool_use" ? SHAPE_ANTHROPIC
+    : type === "function" && isFn ? SHAPE_OPENAI_CHAT
+    : undefined;
+  // An unknown call is answered in the shape it looks closest to.
+  const shape = given ?? (callId !== undefined ? SHAPE_OPENAI_RESPONSES
+    : input !== undefined || useId !== undefined ? SHAPE_ANTHROPIC
+    : SHAPE_OPENAI_CHAT);
+  const raw = shape === SHAPE_OPENAI_RESPONSES ? args : shape === SHAPE_ANTHROPIC ? input : fnArgs;
+  let tape;
+  if (refusal) tape = refusal;
+  else if (given === undefined) tape = UNKNOWN_SHAPE;
+  else if (typeof raw === "string") tape = parsedArgs(raw, max);
+  else tape = raw ? raw[0] : NO_ARGS;
+  if (!isArgsTape(tape)) tape = NOT_AN_OBJECT;
+  const callName = shape === SHAPE_OPENAI_CHAT && fnName !== undefined ? fnName : name;
+  return shape + field(shape === SHAPE_OPENAI_RESPONSES ? callId : id) + field(callName) + tape;
+}
+
+/**
+ * Arguments given as JSON text, read as args.
+ * @param {string} raw
+ * @param {number} max
+ * @returns {string}
+ */
+function parsedArgs(raw, max) {
+  const text = asRustSees(raw);
+  if (rustBlank(text)) return NO_ARGS;
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    const m = safeGet(e, "message");
+    return TAG_REFUSED + "args: not valid JSON: " + (typeof m === "string" ? m : "");
+  }
+  return ckReadValue(parsed, max);
+}

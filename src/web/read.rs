@@ -1,0 +1,67 @@
+//! Reading JavaScript input as [`Value`]s, in one crossing each way.
+//!
+//! The walk is JavaScript's (`src/js/read.js`: the rules of what is plain JSON data, the size
+//! count, the frozen copy and the tool-call shapes are documented and tested there); it hands
+//! over a tape, which [`core::tape`](crate::core::tape) decodes. Writing values back to
+//! JavaScript is [`convert`](super::convert)'s.
+
+use wasm_bindgen::JsValue;
+
+use super::js;
+use crate::core::error::Error;
+use crate::core::tape::{self, Call};
+use crate::core::value::Value;
+
+pub use crate::core::tape::{Field, ToolCall as ToolCallFields};
+
+/// Reads a JS value as plain JSON data. `budget` is the largest JSON size (in UTF-8 bytes)
+/// that is acceptable; going past it is `args_too_large` even before the walk ends.
+pub fn read_value(value: &JsValue, budget: usize) -> Result<Value, Error> {
+    tape::decode_value(&js::read_value_tape(value, budget as f64), budget)
+}
+
+/// An `invoke` call, read in one crossing by [`read_call`].
+pub struct CallFields {
+    /// `name`.
+    pub name: Field,
+    /// `args`: `None` when undefined; else the value and its frozen JS copy, or why it is not
+    /// plain JSON data within the budget.
+    pub args: Option<Result<(Value, JsValue), Error>>,
+    /// `callId`; when absent, the engine makes one.
+    pub call_id: Field,
+    /// `confirmToken`.
+    pub confirm_token: Field,
+    /// `decline`, truthy.
+    pub decline: bool,
+}
+
+/// Reads an `invoke` call object (see [`CallFields`]); `budget` as in [`read_value`]. Every
+/// property is read once, in the order `name`, `args`, `callId`, `confirmToken`, `decline`;
+/// a getter that throws reads as `undefined`.
+pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
+    let Call {
+        name,
+        call_id,
+        confirm_token,
+        decline,
+        args,
+    } = tape::decode_call(&js::read_call_tape(call, budget as f64), budget);
+    CallFields {
+        name,
+        args: args.map(|args| args.map(|value| (value, js::take_copy()))),
+        call_id,
+        confirm_token,
+        decline,
+    }
+}
+
+/// Reads a provider tool call: its shape, id, name and arguments; `max` is `maxArgsBytes`.
+pub fn read_tool_call(call: &JsValue, max: usize) -> ToolCallFields {
+    tape::decode_tool_call(&js::read_tool_call_tape(call, max as f64), max)
+}
+
+/// The JS string of the `callId` the last [`read_call`] read, when it was a string:
+/// `undefined` otherwise.
+pub fn call_id_js() -> JsValue {
+    js::take_id()
+}

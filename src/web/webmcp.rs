@@ -1,0 +1,314 @@
+//! The actions as tools of the browser's own agent: WebMCP (SPEC §7.2).
+//!
+//! WebMCP (`document.modelContext.registerTool(tool, { signal, exposedTo })`) carries hints
+//! only; coworkkit puts its gates behind each tool's `execute`, so a soft tool asks for the
+//! token and a hard tool waits for a person's click on the card, exactly as `handleToolCall`
+//! does. Only the standard surface is used, so a polyfill's `modelContext` works the same.
+//!
+//! An exposure registers every action (or the ones it names) now, and each action defined
+//! later; each registration owns an `AbortController`, aborted when its action is disposed,
+//! when the exposure is disposed, or with the instance.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use js_sys::{Array, Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::AbortController;
+
+use super::convert::{get, set};
+use super::effects::outcome_js;
+use super::instance::Instance;
+use super::interop::{webmcp_request, webmcp_tool_js};
+use super::js::{self, compact};
+use crate::core::engine::ActionId;
+use crate::core::error::Error;
+use crate::core::record::{Gate, Outcome};
+
+/// One `exposeToModelContext()`: where its tools go and which it registered.
+struct Exposure {
+    id: u32,
+    context: JsValue,
+    register: Function,
+    /// `actions`: only these names (`None`: every action).
+    only: Option<Vec<String>>,
+    /// `exposedTo`, handed to `registerTool` as it is.
+    exposed_to: JsValue,
+    tools: Vec<(ActionId, AbortController)>,
+}
+
+/// Where an exposure's tools are registered.
+#[derive(Clone)]
+struct Target {
+    context: JsValue,
+    register: Function,
+    exposed_to: JsValue,
+}
+
+impl Exposure {
+    fn admits(&self, name: &str) -> bool {
+        self.only
+            .as_ref()
+            .is_none_or(|names| names.iter().any(|n| n == name))
+    }
+
+    fn target(&self) -> Target {
+        Target {
+            context: self.context.clone(),
+            register: self.register.clone(),
+            exposed_to: self.exposed_to.clone(),
+        }
+    }
+}
+
+impl Drop for Exposure {
+    fn drop(&mut self) {
+        for (_, controller) in &self.tools {
+            controller.abort();
+        }
+    }
+}
+
+/// The instance's exposures.
+#[derive(Default)]
+pub(crate) struct ModelContexts {
+    list: RefCell<Vec<Exposure>>,
+    next: Cell<u32>,
+}
+
+/// `document.modelContext`, else `navigator.modelContext` (where a polyfill puts it).
+fn default_context() -> Option<JsValue> {
+    let window = js::window()?;
+    let on_document = window.document().map(|d| get(&d, "modelContext"));
+    [on_document, Some(get(&window.navigator(), "modelContext"))]
+        .into_iter()
+        .flatten()
+        .find(|c| c.is_object())
+}
+
+fn read_names(options: &JsValue) -> Result<Option<Vec<String>>, Error> {
+    let names = get(options, "actions");
+    if names.is_undefined() || names.is_null() {
+        return Ok(None);
+    }
+    let invalid = || Error::InvalidSpec("actions must be an array of action names".into());
+    if !Array::is_array(&names) {
+        return Err(invalid());
+    }
+    Array::from(&names)
+        .iter()
+        .map(|n| n.as_string().ok_or_else(invalid))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+impl ModelContexts {
+    /// Registers the actions with the model context of `options`; returns the exposure's id
+    /// and its `ready` promise (resolved once every registration made now was accepted).
+    pub(crate) fn expose(
+        &self,
+        inst: &Instance,
+        options: &JsValue,
+    ) -> Result<(u32, Promise), JsValue> {
+        if inst.disposed.get() {
+            return Err(Error::Disposed.into());
+        }
+        let given = if options.is_object() {
+            get(options, "modelContext")
+        } else {
+            JsValue::UNDEFINED
+        };
+        let context = if given.is_undefined() || given.is_null() {
+            default_context()
+        } else {
+            Some(given)
+        }
+        .ok_or(Error::ModelContextUnavailable)?;
+        let register_tool = get(&context, "registerTool")
+            .dyn_into::<Function>()
+            .map_err(|_| Error::ModelContextUnavailable)?;
+        let only = if options.is_object() {
+            read_names(options)?
+        } else {
+            None
+        };
+        let exposed_to = if options.is_object() {
+            get(options, "exposedTo")
+        } else {
+            JsValue::UNDEFINED
+        };
+        let id = self.next.get();
+        self.next.set(id.wrapping_add(1));
+        let mut exposure = Exposure {
+            id,
+            context,
+            register: register_tool,
+            only,
+            exposed_to,
+            tools: Vec::new(),
+        };
+        let actions: Vec<(ActionId, String)> = inst
+            .engine
+            .borrow()
+            .actions()
+            .map(|(id, def, ..)| (id, def.name.clone()))
+            .collect();
+        let mut registrations = Vec::new();
+        for (action, name) in actions {
+            if exposure.admits(&name) {
+                if let Some((controller, accepted)) =
+                    register(inst, &exposure.target(), action, &name)
+                {
+                    exposure.tools.push((action, controller));
+                    registrations.push((name, accepted));
+                }
+            }
+        }
+        self.list.borrow_mut().push(exposure);
+        Ok((id, ready(registrations)))
+    }
+
+    /// Registers an action defined after the exposures were made, in each that admits it.
+    pub(crate) fn action_defined(&self, inst: &Instance, action: ActionId, name: &str) {
+        // No borrow is held while `registerTool` (a polyfill's, perhaps) runs.
+        let targets: Vec<(u32, Target)> = self
+            .list
+            .borrow()
+            .iter()
+            .filter(|e| e.admits(name))
+            .map(|e| (e.id, e.target()))
+            .collect();
+        for (id, target) in targets {
+            let Some((controller, accepted)) = register(inst, &target, action, name) else {
+                continue;
+            };
+            match self.list.borrow_mut().iter_mut().find(|e| e.id == id) {
+                Some(exposure) => exposure.tools.push((action, controller)),
+                // Disposed meanwhile: the tool goes at once.
+                None => controller.abort(),
+            }
+            // No `ready` waits for it: a refusal is logged, and the tool is simply absent.
+            let name = name.to_owned();
+            wasm_bindgen_futures::spawn_local(async move {
+                if let Err(reason) = JsFuture::from(accepted).await {
+                    log_refusal(&name, &reason);
+                }
+            });
+        }
+    }
+
+    /// Removes a disposed action's tools.
+    pub(crate) fn action_disposed(&self, action: ActionId) {
+        let mut gone = Vec::new();
+        for exposure in self.list.borrow_mut().iter_mut() {
+            let (this, rest) = exposure.tools.drain(..).partition(|(id, _)| *id == action);
+            exposure.tools = rest;
+            gone.extend::<Vec<_>>(this);
+        }
+        // Aborted after the borrow: the model context's own listeners run on `abort`.
+        for (_, controller) in gone {
+            controller.abort();
+        }
+    }
+
+    /// Removes every tool of one exposure; a second call does nothing.
+    pub(crate) fn dispose_exposure(&self, id: u32) {
+        let gone = {
+            let mut list = self.list.borrow_mut();
+            let at = list.iter().position(|e| e.id == id);
+            at.map(|i| list.remove(i))
+        };
+        drop(gone);
+    }
+
+    /// Removes every tool of every exposure (from `ck.dispose()`).
+    pub(crate) fn clear(&self) {
+        let all = self.list.take();
+        drop(all);
+    }
+}
+
+/// Registers one action's tool; returns the registration's controller and the promise of its
+/// acceptance (a refusal thrown at once is a rejected promise too), or `None` when the action
+/// is gone.
+fn register(
+    inst: &Instance,
+    target: &Target,
+    action: ActionId,
+    name: &str,
+) -> Option<(AbortController, Promise)> {
+    let tool = webmcp_tool_js(inst, action)?;
+    set(
+        tool.unchecked_ref::<Object>(),
+        "execute",
+        executor(&inst.me, name),
+    );
+    let controller = AbortController::new().ok()?;
+    // `{ signal, exposedTo }`, `exposedTo` only when given.
+    let options = Object::new();
+    set(&options, "signal", controller.signal());
+    if !target.exposed_to.is_undefined() {
+        set(&options, "exposedTo", &target.exposed_to);
+    }
+    let accepted = match target.register.call2(&target.context, &tool, &options) {
+        Ok(returned) => Promise::resolve(&returned),
+        Err(thrown) => Promise::reject(&thrown),
+    };
+    Some((controller, accepted))
+}
+
+/// The tool's `execute(input)`: a fresh call of `name` through the tool-call door, resolved
+/// with the compact outcome. It never rejects (a rejection would reach the agent only as a
+/// bare `UnknownError`), and holds the instance weakly: the browser keeps the tool object.
+fn executor(inst: &Weak<Instance>, name: &str) -> JsValue {
+    let (inst, name) = (inst.clone(), Rc::<str>::from(name));
+    Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| {
+        let outcome = match inst.upgrade() {
+            Some(inst) => inst.invoke_request(webmcp_request(&inst, &name, &input)),
+            None => Promise::resolve(&outcome_js(&collected())),
+        };
+        compact(&outcome, &name)
+    })
+    .into_js_value()
+}
+
+/// The outcome of a call to an instance that JavaScript has already collected: as for one
+/// that was disposed.
+fn collected() -> Outcome<JsValue> {
+    let error = Error::Disposed;
+    Outcome {
+        call_id: String::new(),
+        gate: Gate::Cancelled,
+        ok: false,
+        result: None,
+        error: Some((error.code(), error.message())),
+        confirm_token: None,
+        expires_at: None,
+    }
+}
+
+/// `ready`: resolves once every registration was accepted; each refusal is logged, and the
+/// first makes it reject with `model_context_refused`. Every promise is awaited, so no refusal
+/// is left unhandled.
+fn ready(registrations: Vec<(String, Promise)>) -> Promise {
+    future_to_promise(async move {
+        let mut first = None;
+        for (name, accepted) in registrations {
+            if let Err(reason) = JsFuture::from(accepted).await {
+                log_refusal(&name, &reason);
+                first.get_or_insert(name);
+            }
+        }
+        match first {
+            None => Ok(JsValue::UNDEFINED),
+            Some(name) => Err(Error::ModelContextRefused(name).into()),
+        }
+    })
+}
+
+fn log_refusal(name: &str, reason: &JsValue) {
+    let message = format!("coworkkit: the model context refused the tool \"{name}\":");
+    web_sys::console::error_2(&message.into(), reason);
+}

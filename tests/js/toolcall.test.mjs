@@ -1,0 +1,162 @@
+// The rules of a provider tool call (src/js/read.js reads it, src/js/objects.js answers it): the three provider shapes, arguments as text or as an
+// object, blank and missing arguments, strings refused by their length, which refusal wins,
+// the read order; then the tool result it shapes for each provider.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ckReadToolCall, NOT_AN_OBJECT, UNKNOWN_SHAPE } from "../../src/js/read.js";
+import { ckAnswer, ckInstruction } from "../../src/js/objects.js";
+import { SHAPE_ANTHROPIC, SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "../../src/js/codes.js";
+
+const MAX = 64;
+/** Strings longer than this many UTF-16 units are refused unread. */
+const LONGEST = MAX * 4 + 4096;
+const read = (call, max = MAX) => ckReadToolCall(call, max);
+const chat = (args, extra = {}) => ({ id: "call_1", type: "function", function: { name: "getTask", arguments: args }, ...extra });
+const responses = (args, extra = {}) => ({ type: "function_call", call_id: "fc_1", name: "getTask", arguments: args, ...extra });
+const anthropic = (input, extra = {}) => ({ type: "tool_use", id: "tu_1", name: "getTask", input, ...extra });
+/** The tape's arguments part, after the shape digit and the id and name fields. */
+function argsOf(call, max) {
+  const t = read(call, max);
+  let at = 1; // past the shape's digit
+  for (let field = 0; field < 2; field++) {
+    if (t[at] !== "s") { at++; continue; }
+    const colon = t.indexOf(":", at);
+    // The length is in UTF-8 bytes.
+    for (let bytes = Number(t.slice(at + 1, colon)), i = (at = colon + 1); bytes > 0; i = at) {
+      const c = String.fromCodePoint(/** @type {number} */ (t.codePointAt(i)));
+      bytes -= Buffer.byteLength(c);
+      at += c.length;
+    }
+  }
+  return t.slice(at);
+}
+const jsonError = (text) => { try { JSON.parse(text); } catch (e) { return e.message; } };
+
+test("the three shapes: the shape's digit, the call id and the tool name, then the arguments", () => {
+  assert.equal(read(chat('{"a":1}')), "0s6:call_1s7:getTask{1:1:ai1;}");
+  assert.equal(read(responses('{"a":1}')), "1s4:fc_1s7:getTask{1:1:ai1;}");
+  assert.equal(read(anthropic({ a: 1 })), "2s4:tu_1s7:getTask{1:1:ai1;}");
+  assert.equal(SHAPE_OPENAI_CHAT, 0);
+  assert.equal(SHAPE_OPENAI_RESPONSES, 1);
+  assert.equal(SHAPE_ANTHROPIC, 2);
+});
+
+test("arguments may be JSON text or an object, in every shape", () => {
+  assert.equal(read(chat({ a: [1] })), "0s6:call_1s7:getTask{1:1:a[1:i1;]}");
+  assert.equal(read(responses({ a: [1] })), "1s4:fc_1s7:getTask{1:1:a[1:i1;]}");
+  assert.equal(read(anthropic('{"a":[1]}')), "2s4:tu_1s7:getTask{1:1:a[1:i1;]}");
+});
+
+test("the id and name: Chat names the tool in `function` (else at the top), Responses' id is `call_id`", () => {
+  assert.equal(read({ id: "c", type: "function", name: "top", function: { arguments: "{}" } }), "0s1:cs3:top{0:}");
+  assert.equal(read({ id: "c", type: "function", name: "top", function: { name: "inner", arguments: "{}" } }), "0s1:cs5:inner{0:}");
+  assert.equal(read(responses("{}", { id: "ignored" })), "1s4:fc_1s7:getTask{0:}");
+  assert.equal(read(chat("{}", { id: 7 })), "0us7:getTask{0:}", "an id that is not a string is absent");
+  assert.equal(read(anthropic({}, { name: ["x"] })), "2s4:tu_1u{0:}");
+  assert.equal(read(anthropic({}, { id: "t\ud800" })), "2s4:t\ufffds7:getTask{0:}");
+});
+
+test("blank, null or missing arguments are no arguments: {}", () => {
+  for (const blank of ["", "  ", "\n\t\r", "\u0085", "\u00a0\u2028\u3000"]) {
+    assert.equal(argsOf(chat(blank)), "{0:}", JSON.stringify(blank));
+  }
+  assert.equal(argsOf(chat(null)), "{0:}");
+  assert.equal(argsOf(chat(undefined)), "{0:}");
+  assert.equal(argsOf(anthropic(undefined)), "{0:}");
+  // U+FEFF is not white space to Rust's str::trim, so it is text (and not JSON).
+  assert.equal(argsOf(chat("\ufeff")), "?args: not valid JSON: " + jsonError("\ufeff"));
+});
+
+test("arguments that are not a JSON object are refused; text that is not JSON, with the parser's message", () => {
+  for (const args of ["[1]", "1", '"s"', "null", [1], "true"]) assert.equal(argsOf(chat(args)), NOT_AN_OBJECT, String(args));
+  assert.equal(argsOf(responses("{")), "?args: not valid JSON: " + jsonError("{"));
+  assert.equal(argsOf(anthropic({ f() {} })), "!3args.f");
+});
+
+test("arguments text is read with lone surrogates as U+FFFD, then parsed", () => {
+  assert.equal(argsOf(chat('{"k\ud800":"v\udc00"}')), "{1:4:k\ufffds4:v\ufffd}");
+});
+
+test("parsed arguments are read as args: the depth limit and the budget hold", () => {
+  assert.equal(argsOf(chat('{"s":"' + "x".repeat(60) + '"}'), 64), "#69;");
+  assert.equal(argsOf(chat('{"a":' + "[".repeat(70) + "]".repeat(70) + "}"), 1000), "!0args.a" + "[0]".repeat(64));
+});
+
+test("a string field longer than 4 × max + 4096 is refused by its length, unread", () => {
+  const long = "x".repeat(LONGEST + 1);
+  assert.equal(argsOf(chat("{}", { id: long })), "#" + (LONGEST + 1) + ";");
+  assert.equal(read(responses("{}", { name: long })), "1s4:fc_1u#" + (LONGEST + 1) + ";");
+  assert.equal(argsOf(chat(" ".repeat(LONGEST + 1))), "#" + (LONGEST + 1) + ";", "blank or not");
+  assert.equal(argsOf(chat(" ".repeat(LONGEST))), "{0:}", "at the limit it is read");
+  assert.equal(read({ type: long }), "0uu#" + (LONGEST + 1) + ";", "the type too: a refusal beats an unknown shape");
+});
+
+test("which refusal wins: the first in the read order, used by the shape or not", () => {
+  const long = "y".repeat(LONGEST + 5);
+  // `id` is read before `arguments`.
+  assert.equal(argsOf(responses({ f() {} }, { id: long })), "#" + (LONGEST + 5) + ";");
+  // `arguments` before `input`, whichever the shape uses.
+  assert.equal(argsOf(anthropic({ b: 1n }, { arguments: { s: Symbol() } })), "!4args.s");
+  // An unused field's refusal still stands.
+  assert.equal(argsOf(chat("{}", { input: { f() {} } })), "!3args.f");
+  // `function`'s fields come last.
+  assert.equal(argsOf({ id: "c", type: "function", input: [NaN], function: { name: long, arguments: "{}" } }), "!1args[0]");
+});
+
+test("every field is read once, in order; a throwing read is undefined", () => {
+  const seen = [];
+  const spy = (o, prefix) => new Proxy(o, { get: (t, k) => { seen.push(prefix + String(k)); return t[k]; } });
+  read(spy({ id: "c", type: "function", function: spy({ name: "n", arguments: "{}" }, "function.") }, ""));
+  assert.deepEqual(seen, ["type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "function", "function.name", "function.arguments"]);
+  const boom = () => { throw new Error("no"); };
+  assert.equal(read(new Proxy({}, { get: boom })), "0uu" + UNKNOWN_SHAPE);
+  assert.equal(read({ type: "tool_use", get id() { throw new Error(); }, name: "n", input: {} }), "2us1:n{0:}");
+});
+
+test("a call of no known shape is refused and answered in the closest shape", () => {
+  assert.equal(read({ call_id: "c", name: "n", arguments: "{}" }), "1s1:cs1:n" + UNKNOWN_SHAPE);
+  assert.equal(read({ id: "t", name: "n", input: {} }), "2s1:ts1:n" + UNKNOWN_SHAPE);
+  assert.equal(read({ tool_use_id: "t" }), "2uu" + UNKNOWN_SHAPE);
+  assert.equal(read({ id: "c", name: "n" }), "0s1:cs1:n" + UNKNOWN_SHAPE);
+  assert.equal(read({ id: "c", type: "function", function: "getTask" }), "0s1:cu" + UNKNOWN_SHAPE, "`function` must be an object");
+  assert.equal(read({ id: "c", type: "function", function: [] }), "0s1:cu" + UNKNOWN_SHAPE);
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  assert.equal(read({ id: "c", type: "function", function: proxy }), "0s1:cu" + UNKNOWN_SHAPE, "a revoked Proxy, without a throw");
+  assert.equal(read(null), "0uu" + UNKNOWN_SHAPE);
+  assert.equal(read("a string"), "0uu" + UNKNOWN_SHAPE);
+});
+
+const outcome = (o) => Promise.resolve(Object.freeze({ callId: "ck_1", ...o }));
+
+test("the tool result, in each provider's shape; the id defaults to the outcome's callId", async () => {
+  const fired = { gate: "fired", ok: true, result: { n: 1 } };
+  assert.deepEqual(await ckAnswer(outcome(fired), SHAPE_OPENAI_CHAT, "call_1", "getTask"),
+    { role: "tool", tool_call_id: "call_1", content: '{"gate":"fired","ok":true,"result":{"n":1}}' });
+  assert.deepEqual(await ckAnswer(outcome(fired), SHAPE_OPENAI_RESPONSES, undefined, "getTask"),
+    { type: "function_call_output", call_id: "ck_1", output: '{"gate":"fired","ok":true,"result":{"n":1}}' });
+  assert.deepEqual(await ckAnswer(outcome(fired), SHAPE_ANTHROPIC, "tu_1", "getTask"),
+    { type: "tool_result", tool_use_id: "tu_1", content: '{"gate":"fired","ok":true,"result":{"n":1}}', is_error: false });
+});
+
+test("the content: error and token copied, an instruction where the next step is not obvious, no non-JSON result", async () => {
+  const soft = await ckAnswer(outcome({ gate: "needs_confirmation", ok: false, confirmToken: "tok", expiresAt: 5 }), SHAPE_ANTHROPIC, "t", "archiveThread");
+  assert.deepEqual(JSON.parse(soft.content), { gate: "needs_confirmation", ok: false, confirmToken: "tok", instruction: ckInstruction("archiveThread", "needs_confirmation") });
+  assert.match(JSON.parse(soft.content).instruction, /call archiveThread again with the same arguments plus this confirmToken/);
+  assert.equal(soft.is_error, false, "a soft call's first answer is a normal step");
+  const rejected = await ckAnswer(outcome({ gate: "rejected", ok: false, error: { code: "invalid_args", message: "args.a: no", extra: 1 } }), SHAPE_ANTHROPIC, "t", "x");
+  assert.deepEqual(JSON.parse(rejected.content), { gate: "rejected", ok: false, error: { code: "invalid_args", message: "args.a: no" } });
+  assert.equal(rejected.is_error, true);
+  const bigint = await ckAnswer(outcome({ gate: "fired", ok: true, result: { n: 1n } }), SHAPE_OPENAI_CHAT, "c", "x");
+  assert.equal(bigint.content, '{"gate":"fired","ok":true}');
+  const cyclic = { a: 1 };
+  cyclic.self = cyclic;
+  assert.equal((await ckAnswer(outcome({ gate: "fired", ok: true, result: cyclic }), SHAPE_OPENAI_CHAT, "c", "x")).content, '{"gate":"fired","ok":true}');
+  const failed = await ckAnswer(outcome({ gate: "fired", ok: false, error: { code: "run_failed", message: "m" } }), SHAPE_ANTHROPIC, "t", "x");
+  assert.equal(failed.is_error, true);
+});
+
+test("an instruction for the gates that need one, and none for the rest", () => {
+  for (const gate of ["needs_confirmation", "needs_hand_mode", "cancelled", "timeout"]) assert.equal(typeof ckInstruction("a", gate), "string", gate);
+  for (const gate of ["fired", "confirmed", "rejected"]) assert.equal(ckInstruction("a", gate), undefined, gate);
+});
