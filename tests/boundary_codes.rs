@@ -6,17 +6,28 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use coworkkit::core::control::{Control, ControlSource};
+use coworkkit::core::error::CODES;
+use coworkkit::core::ids::CALL_ID_PREFIX;
+use coworkkit::core::record::{Gate, Via, STATUSES};
 use coworkkit::core::tape::{self, Shape};
 use coworkkit::core::value::MAX_DEPTH;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-/// A code's value: a one-character string or a small integer.
+/// A code's value: a one-character string, a small integer, a string, or a list of names
+/// whose indexes cross instead of the names.
 #[derive(Debug, PartialEq)]
 enum Code {
     Char(char),
     Int(u64),
+    Text(String),
+    Names(Vec<String>),
+}
+
+fn names<'a>(list: impl IntoIterator<Item = &'a str>) -> Code {
+    Code::Names(list.into_iter().map(str::to_owned).collect())
 }
 
 fn ch(byte: u8) -> Code {
@@ -41,10 +52,29 @@ fn js_codes() -> BTreeMap<&'static str, Code> {
             .and_then(|rest| rest.strip_suffix(';'))
             .and_then(|rest| rest.split_once(" = "))
             .unwrap_or_else(|| panic!("codes.js: not `export const NAME = literal;`: {line}"));
-        let code = match literal.strip_prefix('"').and_then(|l| l.strip_suffix('"')) {
-            Some(text) if text.chars().count() == 1 => Code::Char(text.chars().next().unwrap()),
-            Some(_) => panic!("codes.js: {name} is not one character"),
-            None => Code::Int(
+        let quoted = |l: &str| {
+            l.strip_prefix('"')
+                .and_then(|l| l.strip_suffix('"'))
+                .map(str::to_owned)
+        };
+        let list = literal.strip_prefix('[').and_then(|l| l.strip_suffix(']'));
+        let code = match (quoted(literal), list) {
+            (_, Some(items)) => Code::Names(
+                items
+                    .split(", ")
+                    .map(|item| quoted(item).unwrap_or_else(|| panic!("codes.js: {name}: {item}")))
+                    .collect(),
+            ),
+            (Some(text), _) if name.starts_with("TAG_") || name.starts_with("WHY_") => {
+                assert_eq!(
+                    text.chars().count(),
+                    1,
+                    "codes.js: {name} is not one character"
+                );
+                Code::Char(text.chars().next().unwrap())
+            }
+            (Some(text), _) => Code::Text(text),
+            (None, None) => Code::Int(
                 literal
                     .parse()
                     .unwrap_or_else(|_| panic!("codes.js: {name} = {literal}")),
@@ -95,6 +125,16 @@ fn rust_codes() -> Vec<(&'static str, Code)> {
             Code::Int(Shape::OpenAiResponses as u64),
         ),
         ("SHAPE_ANTHROPIC", Code::Int(Shape::Anthropic as u64)),
+        ("GATES", names(Gate::ALL.map(Gate::as_str))),
+        ("CONTROLS", names(Control::ALL.map(Control::as_str))),
+        (
+            "CONTROL_SOURCES",
+            names(ControlSource::ALL.map(ControlSource::as_str)),
+        ),
+        ("VIAS", names(Via::ALL.map(Via::as_str))),
+        ("STATUSES", names(STATUSES)),
+        ("CODES", names(CODES)),
+        ("CALL_ID_PREFIX", Code::Text(CALL_ID_PREFIX.into())),
     ];
     codes.extend(web_codes());
     codes
@@ -159,5 +199,24 @@ fn every_code_that_crosses_is_the_same_on_both_sides() {
             codes.len(),
             "two {family}codes share a value"
         );
+    }
+}
+
+/// The numbers that cross for gates, levels and doors are the enums' discriminants, in the
+/// order the name lists give.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn enum_numbers_are_their_positions_in_the_lists() {
+    for (i, gate) in Gate::ALL.iter().enumerate() {
+        assert_eq!(*gate as usize, i, "{gate:?}");
+    }
+    for (i, control) in Control::ALL.iter().enumerate() {
+        assert_eq!(*control as usize, i, "{control:?}");
+    }
+    for (i, source) in ControlSource::ALL.iter().enumerate() {
+        assert_eq!(*source as usize, i, "{source:?}");
+    }
+    for (i, via) in Via::ALL.iter().enumerate() {
+        assert_eq!(*via as usize, i, "{via:?}");
     }
 }

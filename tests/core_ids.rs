@@ -6,7 +6,7 @@ mod engine_support;
 
 use std::hash::BuildHasher;
 
-use coworkkit::core::ids::{random_id, IdHasher, ProposalId};
+use coworkkit::core::ids::{hex_id, random_id, IdHasher, ProposalId, CALL_ID_PREFIX};
 use engine_support::SeededEntropy;
 
 #[test]
@@ -65,4 +65,18 @@ fn proposal_ids_print_and_parse_only_their_own_form() {
     ] {
         assert_eq!(ProposalId::parse(bad), None, "{bad:?}");
     }
+}
+
+/// The same bytes as tests/js/objects.test.mjs gives `ckCallId` as four words: both ends write
+/// one id the same way.
+#[test]
+fn a_drawn_id_reads_as_the_js_side_writes_it() {
+    let bytes = [
+        0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32,
+        0x10,
+    ];
+    assert_eq!(
+        hex_id(CALL_ID_PREFIX, &bytes),
+        "ck_0123456789abcdeffedcba9876543210"
+    );
 }

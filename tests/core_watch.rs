@@ -14,7 +14,7 @@ use proptest::prelude::*;
 fn record(n: u32, gate: Gate, outcome: RecordOutcome<String>) -> ActionRecord<String> {
     ActionRecord {
         v: 1,
-        id: format!("s.{n}"),
+        seq: n.into(),
         session_id: "s".into(),
         call_id: format!("call_{n}"),
         action: format!("action{n}"),

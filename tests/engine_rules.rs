@@ -172,8 +172,7 @@ fn generated_call_ids_and_record_ids_are_unique() {
         assert!(id.starts_with("ck_") && id.len() == 35, "{id}");
         assert!(ids.insert(id));
     }
-    let record_ids: std::collections::BTreeSet<_> =
-        h.records().iter().map(|r| r.id.clone()).collect();
+    let record_ids: std::collections::BTreeSet<_> = h.records().iter().map(|r| r.seq).collect();
     assert_eq!(record_ids.len(), 50);
 }
 

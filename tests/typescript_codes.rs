@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use coworkkit::core::engine::CancelReason;
-use coworkkit::core::error::Error;
+use coworkkit::core::error::{code_number, Error, CODES};
 
 /// One of every error; the `match` stops compiling when a variant is added, so the list
 /// cannot fall behind.
@@ -74,6 +74,15 @@ fn typescript_codes() -> BTreeSet<String> {
 }
 
 #[test]
+fn every_code_the_crate_makes_has_a_number() {
+    for error in every_error() {
+        assert!(code_number(error.code()).is_some(), "{}", error.code());
+    }
+    let numbers: BTreeSet<u8> = CODES.iter().filter_map(|c| code_number(c)).collect();
+    assert_eq!(numbers.len(), CODES.len(), "each code once");
+}
+
+#[test]
 fn the_typescript_error_code_lists_every_code_and_only_those() {
     let mut codes: BTreeSet<String> = every_error().iter().map(|e| e.code().into()).collect();
     for reason in [
@@ -88,4 +97,6 @@ fn the_typescript_error_code_lists_every_code_and_only_those() {
     codes.insert("declined".into());
     codes.insert("expired".into());
     assert_eq!(typescript_codes(), codes);
+    let listed: BTreeSet<String> = CODES.iter().map(|c| c.to_string()).collect();
+    assert_eq!(listed, codes, "core::error::CODES");
 }

@@ -13,6 +13,9 @@ pub enum Control {
 }
 
 impl Control {
+    /// Every level, in the order of their numbers (codes.js `CONTROLS`).
+    pub const ALL: [Control; 3] = [Control::Open, Control::Soft, Control::Hard];
+
     /// `"open"`, `"soft"` or `"hard"`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -45,6 +48,13 @@ pub enum ControlSource {
 }
 
 impl ControlSource {
+    /// Every source, in the order of their numbers (codes.js `CONTROL_SOURCES`).
+    pub const ALL: [ControlSource; 3] = [
+        ControlSource::Declared,
+        ControlSource::Default,
+        ControlSource::DestructiveName,
+    ];
+
     /// `"declared"`, `"default"` or `"destructive_name"`.
     pub fn as_str(self) -> &'static str {
         match self {

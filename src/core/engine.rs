@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::control::{resolve_control, Control, ControlSource};
 use super::error::Error;
-use super::ids::{random_id, IdHasher};
+use super::ids::{random_id, IdHasher, CALL_ID_PREFIX};
 pub use super::ids::{ActionId, CallRef, Entropy, ProposalId, Ticket};
 use super::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome, Via};
 use super::schema::Schema;
@@ -528,6 +528,15 @@ impl<R: Clone> Engine<R> {
                 .is_some_and(|call| self.role_allowed(call.action, role))
     }
 
+    /// The random bits of a fresh call id (`CALL_ID_PREFIX` and these 16 bytes in hex, see
+    /// [`hex_id`](super::ids::hex_id)): for a host that names a call before it hands it in,
+    /// so that it can write the id's text its own way. The engine draws its ids the same way.
+    pub fn draw_call_id(&mut self) -> [u8; 16] {
+        let mut bytes = [0u8; 16];
+        self.entropy.fill(&mut bytes);
+        bytes
+    }
+
     /// Is Hand mode armed?
     pub fn hand_mode(&self) -> bool {
         self.hand_mode
@@ -844,7 +853,7 @@ impl<R: Clone> Engine<R> {
         );
         let call_id = match req.call_id {
             Some(id) => id,
-            None => self.random_id("ck_"),
+            None => self.random_id(CALL_ID_PREFIX),
         };
         let call_ref = CallRef(self.next());
         let expires_at = now + self.config.confirm_timeout_ms;
@@ -1164,18 +1173,12 @@ impl<R: Clone> Engine<R> {
                 approver,
             } => {
                 let outcome = failed(call.call_id.clone(), gate, reason, message);
-                (
-                    outcome,
-                    RecordOutcome::NotRun,
-                    gate,
-                    Some(reason.to_string()),
-                    approver,
-                )
+                (outcome, RecordOutcome::NotRun, gate, Some(reason), approver)
             }
         };
         let record = ActionRecord {
             v: 1,
-            id: self.record_id(),
+            seq: self.record_seq(),
             session_id: self.session_id.clone(),
             call_id: call.call_id.clone(),
             action: call.name.clone(),
@@ -1289,11 +1292,11 @@ impl<R: Clone> Engine<R> {
     ) {
         let call_id = match req.call_id {
             Some(id) => id,
-            None => self.random_id("ck_"),
+            None => self.random_id(CALL_ID_PREFIX),
         };
         let record = ActionRecord {
             v: 1,
-            id: self.record_id(),
+            seq: self.record_seq(),
             session_id: self.session_id.clone(),
             call_id: call_id.clone(),
             action: req.name,
@@ -1304,7 +1307,7 @@ impl<R: Clone> Engine<R> {
             args: req.args,
             snapshot: req.snapshot,
             approver: None,
-            reason: Some(code.into()),
+            reason: Some(code),
             via: req.via,
             started_at: now,
             settled_at: now,
@@ -1461,10 +1464,10 @@ impl<R: Clone> Engine<R> {
         random_id(self.entropy.as_mut(), prefix)
     }
 
-    fn record_id(&mut self) -> String {
-        let id = format!("{}.{}", self.session_id, self.next_record);
+    fn record_seq(&mut self) -> u64 {
+        let seq = self.next_record;
         self.next_record += 1;
-        id
+        seq
     }
 }
 

@@ -2,6 +2,41 @@
 
 use std::fmt;
 
+/// Every code an outcome, a record's `reason` or a thrown error can carry: each
+/// [`Error::code`], then the reasons a call is cancelled or timed out with. A code crosses to
+/// JavaScript as its index here ([`code_number`]; codes.js `CODES` is the same list).
+pub const CODES: [&str; 24] = [
+    "unknown_action",
+    "invalid_args",
+    "args_too_large",
+    "bad_token",
+    "token_expired",
+    "call_id_conflict",
+    "too_many_pending",
+    "element_unavailable",
+    "invalid_spec",
+    "duplicate_action",
+    "not_admin",
+    "run_failed",
+    "needs_user_activation",
+    "disposed",
+    "hand_mode_off",
+    "unknown_proposal",
+    "proposal_not_visible",
+    "model_context_unavailable",
+    "model_context_refused",
+    "cancelled_by_user",
+    "cancelled_by_app",
+    "action_disposed",
+    "declined",
+    "expired",
+];
+
+/// A code's index in [`CODES`]; every code the crate makes is there (a host test checks).
+pub fn code_number(code: &str) -> Option<u8> {
+    CODES.iter().position(|c| *c == code).map(|at| at as u8)
+}
+
 /// Everything that can go wrong, each with a stable [`code`](Error::code) and a human message.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Error {

@@ -60,6 +60,9 @@ impl ProposalId {
     }
 }
 
+/// What a call id the engine makes starts with: `ck_` and 128 random bits in hex.
+pub const CALL_ID_PREFIX: &str = "ck_";
+
 /// Randomness from the host (the platform CSPRNG in the web layer, a seeded PRNG in tests).
 pub trait Entropy {
     /// Fills `buf` with random bytes.
@@ -69,15 +72,23 @@ pub trait Entropy {
 /// `prefix` + 128 random bits as 32 lowercase hex digits: call ids (`ck_`), soft tokens
 /// (`ckt_`) and session ids (no prefix).
 pub fn random_id(entropy: &mut dyn Entropy, prefix: &str) -> String {
-    use fmt::Write as _;
     let mut bytes = [0u8; 16];
     entropy.fill(&mut bytes);
-    let mut out = String::with_capacity(prefix.len() + 32);
-    out.push_str(prefix);
+    hex_id(prefix, &bytes)
+}
+
+/// `prefix` + `bytes` as lowercase hex, two digits a byte. (A call id is made on every
+/// `invoke` without one: the digits are looked up rather than formatted.)
+pub fn hex_id(prefix: &str, bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = Vec::with_capacity(prefix.len() + 2 * bytes.len());
+    out.extend_from_slice(prefix.as_bytes());
     for b in bytes {
-        let _ = write!(out, "{b:02x}");
+        out.push(DIGITS[usize::from(b >> 4)]);
+        out.push(DIGITS[usize::from(b & 15)]);
     }
-    out
+    // Only `prefix` and ASCII digits: always UTF-8.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The hasher of the engine's maps from ids the agent chooses (`callId`s, tokens): SipHash-1-3

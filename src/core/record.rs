@@ -26,6 +26,18 @@ pub enum Gate {
 }
 
 impl Gate {
+    /// Every gate, in the order of their numbers (`gate as u8`, which is what crosses to
+    /// JavaScript: codes.js `GATES` names them in this order).
+    pub const ALL: [Gate; 7] = [
+        Gate::Fired,
+        Gate::NeedsConfirmation,
+        Gate::NeedsHandMode,
+        Gate::Confirmed,
+        Gate::Cancelled,
+        Gate::Timeout,
+        Gate::Rejected,
+    ];
+
     /// `"fired"`, `"needs_confirmation"`, `"needs_hand_mode"`, `"confirmed"`, `"cancelled"`,
     /// `"timeout"` or `"rejected"`.
     pub fn as_str(self) -> &'static str {
@@ -59,6 +71,9 @@ pub enum Via {
 }
 
 impl Via {
+    /// Every door, in the order of their numbers (codes.js `VIAS`).
+    pub const ALL: [Via; 3] = [Via::Invoke, Via::ToolCall, Via::WebMcp];
+
     /// `"invoke"`, `"tool_call"` or `"webmcp"`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -118,14 +133,22 @@ pub enum RecordOutcome<R> {
     NotRun,
 }
 
+/// A record outcome's `status` names, in the order of their numbers (codes.js `STATUSES`).
+pub const STATUSES: [&str; 3] = ["ok", "error", "not_run"];
+
 impl<R> RecordOutcome<R> {
+    /// The status's number: its index in [`STATUSES`].
+    pub fn status_number(&self) -> u8 {
+        match self {
+            RecordOutcome::Ok { .. } => 0,
+            RecordOutcome::Error { .. } => 1,
+            RecordOutcome::NotRun => 2,
+        }
+    }
+
     /// `"ok"`, `"error"` or `"not_run"`.
     pub fn status(&self) -> &'static str {
-        match self {
-            RecordOutcome::Ok { .. } => "ok",
-            RecordOutcome::Error { .. } => "error",
-            RecordOutcome::NotRun => "not_run",
-        }
+        STATUSES[usize::from(self.status_number())]
     }
 }
 
@@ -134,8 +157,9 @@ impl<R> RecordOutcome<R> {
 pub struct ActionRecord<R> {
     /// Record format version: 1.
     pub v: u8,
-    /// Unique record id (`<sessionId>.<n>`).
-    pub id: String,
+    /// The record's number in its session, from 1: the JS record's `id` is
+    /// `<sessionId>.<seq>` (made where the record becomes a JS object).
+    pub seq: u64,
     /// The engine's session.
     pub session_id: String,
     /// The call's original `callId`.
@@ -156,8 +180,9 @@ pub struct ActionRecord<R> {
     pub snapshot: Option<R>,
     /// Who confirmed a hard card.
     pub approver: Option<Approver>,
-    /// Machine code for rejected / cancelled / timeout / needs_hand_mode.
-    pub reason: Option<String>,
+    /// Machine code for rejected / cancelled / timeout / needs_hand_mode (one of
+    /// [`CODES`](super::error::CODES)).
+    pub reason: Option<&'static str>,
     /// The door the call came through; for a soft call, the door of its first call (the one
     /// that got the token).
     pub via: Via,

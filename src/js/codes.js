@@ -73,3 +73,16 @@ export const ELEMENT_NOT_HTML = 6;
 export const ELEMENT_NOT_EDITABLE = 7;
 export const ELEMENT_NOT_SELECT = 8;
 export const ELEMENT_NO_OPTION = 9;
+
+// Names that cross as their number: the index here is the Rust enum's `as u8`, or its index in
+// the Rust list (`core::record`, `core::control`, `core::error`).
+export const GATES = ["fired", "needs_confirmation", "needs_hand_mode", "confirmed", "cancelled", "timeout", "rejected"];
+export const CONTROLS = ["open", "soft", "hard"];
+export const CONTROL_SOURCES = ["declared", "default", "destructive_name"];
+export const VIAS = ["invoke", "tool_call", "webmcp"];
+export const STATUSES = ["ok", "error", "not_run"];
+/** Every error code, then the reasons a call is cancelled or timed out with. */
+export const CODES = ["unknown_action", "invalid_args", "args_too_large", "bad_token", "token_expired", "call_id_conflict", "too_many_pending", "element_unavailable", "invalid_spec", "duplicate_action", "not_admin", "run_failed", "needs_user_activation", "disposed", "hand_mode_off", "unknown_proposal", "proposal_not_visible", "model_context_unavailable", "model_context_refused", "cancelled_by_user", "cancelled_by_app", "action_disposed", "declined", "expired"];
+
+/** What a call id the engine makes starts with (its 128 random bits follow in hex). */
+export const CALL_ID_PREFIX = "ck_";

@@ -10,13 +10,37 @@
  * given, and every object but the `ctx` is frozen. The tool result carries the outcome as
  * compact JSON text, with a one-line instruction for the gates where the model's next step is
  * not obvious. Building them from Rust one `Reflect.set` at a time cost a crossing per field.
+ *
+ * A gate, level, door, status or code comes from Rust as its number (codes.js names each
+ * list), so no string of a fixed set is decoded from wasm memory on a call.
  */
-import { SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "./codes.js";
+import {
+  SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, GATES, CONTROLS, CONTROL_SOURCES, VIAS, STATUSES,
+  CODES, CALL_ID_PREFIX,
+} from "./codes.js";
+
+/** Two hex digits per byte value. */
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/**
+ * The text of a call id the engine drew: `CALL_ID_PREFIX` and four 32-bit words in hex (the
+ * engine's own text of the same id, `core::ids::hex_id`, reads the words' bytes big-endian).
+ * Made here so that the id is never decoded from wasm memory.
+ * @param {number} a
+ * @param {number} b
+ * @param {number} c
+ * @param {number} d
+ */
+export function ckCallId(a, b, c, d) {
+  let id = CALL_ID_PREFIX;
+  for (const w of [a, b, c, d]) id += HEX[w >>> 24] + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
+  return id;
+}
 
 /**
  * `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
  * @param {string} callId
- * @param {string} gate
+ * @param {number} gate a `GATES` index
  * @param {boolean} ok
  * @param {unknown} result
  * @param {unknown} error
@@ -25,7 +49,7 @@ import { SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "./codes.js";
  */
 export function ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt) {
   /** @type {{ callId: string, gate: string, ok: boolean, result?: unknown, error?: unknown, confirmToken?: string, expiresAt?: number }} */
-  const o = { callId, gate, ok };
+  const o = { callId, gate: GATES[gate], ok };
   if (result !== undefined) o.result = result;
   if (error !== undefined) o.error = error;
   if (confirmToken !== undefined) o.confirmToken = confirmToken;
@@ -35,36 +59,39 @@ export function ckOutcome(callId, gate, ok, result, error, confirmToken, expires
 
 /**
  * `{ code, message }`, frozen.
- * @param {string} code
+ * @param {number} code a `CODES` index
  * @param {string} message
  */
 export function ckError(code, message) {
-  return Object.freeze({ code, message });
+  return Object.freeze({ code: CODES[code], message });
 }
 
 /**
- * The action record of SPEC §6, frozen.
- * @param {string} id
+ * The action record of SPEC §6, frozen; its `id` is `sessionId` and `seq` joined by a dot.
+ * @param {number} seq the record's number in its session
  * @param {string} sessionId
  * @param {string} callId
  * @param {string} action
- * @param {string} control
- * @param {string} controlSource
- * @param {string} gate
+ * @param {number} control a `CONTROLS` index
+ * @param {number} controlSource a `CONTROL_SOURCES` index
+ * @param {number} gate a `GATES` index
  * @param {unknown} outcome
  * @param {unknown} args
  * @param {unknown} approver
- * @param {string | undefined} reason
- * @param {string} via
+ * @param {number | undefined} reason a `CODES` index
+ * @param {number} via a `VIAS` index
  * @param {number} startedAt
  * @param {number} settledAt
  */
-export function ckRecord(id, sessionId, callId, action, control, controlSource, gate, outcome, args, approver, reason, via, startedAt, settledAt) {
+export function ckRecord(seq, sessionId, callId, action, control, controlSource, gate, outcome, args, approver, reason, via, startedAt, settledAt) {
   /** @type {{ v: 1, id: string, sessionId: string, callId: string, action: string, control: string, controlSource: string, gate: string, outcome: unknown, args: unknown, approver?: unknown, reason?: string, via?: string, startedAt?: number, settledAt?: number }} */
-  const r = { v: 1, id, sessionId, callId, action, control, controlSource, gate, outcome, args };
+  const r = {
+    v: 1, id: sessionId + "." + seq, sessionId, callId, action, control: CONTROLS[control],
+    controlSource: CONTROL_SOURCES[controlSource], gate: GATES[gate], outcome, args,
+  };
   if (approver !== undefined) r.approver = approver;
-  if (reason !== undefined) r.reason = reason;
-  r.via = via;
+  if (reason !== undefined) r.reason = CODES[reason];
+  r.via = VIAS[via];
   r.startedAt = startedAt;
   r.settledAt = settledAt;
   return Object.freeze(r);
@@ -73,28 +100,28 @@ export function ckRecord(id, sessionId, callId, action, control, controlSource, 
 /**
  * A record's `outcome`: `{ status: "ok", value? }`, `{ status: "error", code, message }` or
  * `{ status }`, frozen.
- * @param {string} status
+ * @param {number} status a `STATUSES` index
  * @param {unknown} value
- * @param {string | undefined} code
+ * @param {number | undefined} code a `CODES` index
  * @param {string | undefined} message
  */
 export function ckRecordOutcome(status, value, code, message) {
   /** @type {{ status: string, value?: unknown, code?: string, message?: string }} */
-  const o = { status };
-  if (status === "ok") { if (value !== undefined) o.value = value; }
-  else if (status === "error") { o.code = code; o.message = message; }
+  const o = { status: STATUSES[status] };
+  if (o.status === "ok") { if (value !== undefined) o.value = value; }
+  else if (o.status === "error") { o.code = code === undefined ? undefined : CODES[code]; o.message = message; }
   return Object.freeze(o);
 }
 
 /**
  * The `ctx` that `run` receives: `{ callId, control, approver, signal }`.
  * @param {string} callId
- * @param {string} control
+ * @param {number} control a `CONTROLS` index
  * @param {unknown} approver
  * @param {AbortSignal} signal
  */
 export function ckContext(callId, control, approver, signal) {
-  return { callId, control, approver, signal };
+  return { callId, control: CONTROLS[control], approver, signal };
 }
 
 /**

@@ -1,4 +1,5 @@
-//! Writing [`Value`]s to JavaScript, and the JS strings the SDK hands out again and again.
+//! Writing [`Value`]s to JavaScript, the JS strings of recent call ids, and the SDK's own
+//! property reads and writes.
 //!
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 //! Reading is [`read`](super::read)'s.
@@ -44,75 +45,9 @@ pub fn set_own(object: &Object, key: &str, value: &JsValue) {
         let _ = Reflect::set(&descriptor, &"writable".into(), &JsValue::TRUE);
         let _ = Reflect::set(&descriptor, &"configurable".into(), &JsValue::TRUE);
         let _ = Reflect::define_property(object, &key.into(), &descriptor);
-    } else if key.len() <= 32 {
-        // Argument keys recur from call to call: decode each once.
-        reflect_set(object, &name(key), value);
     } else {
         reflect_set(object, &JsValue::from_str(key), value);
     }
-}
-
-/// How many recurring strings [`name`] keeps.
-const NAME_SLOTS: usize = 64;
-
-/// How many call ids [`seed_call_id`] keeps.
-const ID_SLOTS: usize = 4;
-
-thread_local! {
-    static KEYS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
-    static NAMES: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
-    static IDS: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The JS string for a fixed name, made once. Building every record, outcome and `ctx` key
-/// from UTF-8 on each call (a `TextDecoder` round trip per key) was most of an `invoke`'s cost.
-pub fn key(name: &'static str) -> JsValue {
-    KEYS.with(|keys| {
-        let mut keys = keys.borrow_mut();
-        let at = name.as_ptr() as usize;
-        if let Some((_, js)) = keys.iter().find(|(p, _)| *p == at) {
-            return js.clone();
-        }
-        let js = JsValue::from_str(name);
-        keys.push((at, js.clone()));
-        js
-    })
-}
-
-/// The JS string for a name that recurs at run time (action names, the session id, argument
-/// keys, a call's id, which its `ctx`, record and outcome all carry): each is decoded from wasm
-/// memory once rather than per object. The ids of the calls just read come first (see
-/// [`seed_call_id`]); the rest is a small least-recently-used cache by content.
-pub fn name(text: &str) -> JsValue {
-    let id = IDS.with(|ids| {
-        let ids = ids.borrow();
-        ids.iter()
-            .rev()
-            .find(|(s, _)| s == text)
-            .map(|(_, js)| js.clone())
-    });
-    if let Some(js) = id {
-        return js;
-    }
-    NAMES.with(|names| {
-        let mut names = names.borrow_mut();
-        // Most recently used last, and searched first: a hot action's name and the session id
-        // stay near the end while the one-off strings pass through.
-        if let Some(at) = names.iter().rposition(|(s, _)| s == text) {
-            let js = names[at].1.clone();
-            if at + 1 < names.len() {
-                let hit = names.remove(at);
-                names.push(hit);
-            }
-            return js;
-        }
-        let js = JsValue::from_str(text);
-        if names.len() == NAME_SLOTS {
-            names.remove(0);
-        }
-        names.push((text.to_owned(), js.clone()));
-        js
-    })
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen]
@@ -123,25 +58,45 @@ extern "C" {
     fn reflect_set(target: &Object, key: &JsValue, value: &JsValue) -> bool;
 }
 
-/// Keeps a call id that came from JS with its own JS value, so giving it back (in the call's
-/// `ctx`, outcome and record) costs no decode. Apart from the name cache: each call brings a
-/// new id, which would push the recurring names out of it and lengthen every search.
-pub fn seed_call_id(text: &str, js: &JsValue) {
-    IDS.with(|ids| {
+/// How many call ids [`remember_call_id`] keeps.
+const CALL_ID_SLOTS: usize = 4;
+
+thread_local! {
+    /// The JS strings of the latest calls' ids (given by the agent, or drawn by the engine and
+    /// written in JS), most recent last.
+    static CALL_IDS: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Keeps a call id with its own JS string, so giving it back (in the call's `ctx`, outcome and
+/// record) costs no decode from wasm memory.
+pub fn remember_call_id(text: &str, js: &JsValue) {
+    CALL_IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
-        if ids.len() == ID_SLOTS {
+        if ids.len() == CALL_ID_SLOTS {
             ids.remove(0);
         }
         ids.push((text.to_owned(), js.clone()));
     })
 }
 
+/// The JS string of a call id: the remembered one, else decoded.
+pub fn call_id_js(text: &str) -> JsValue {
+    let known = CALL_IDS.with(|ids| {
+        let ids = ids.borrow();
+        ids.iter()
+            .rev()
+            .find(|(s, _)| s == text)
+            .map(|(_, js)| js.clone())
+    });
+    known.unwrap_or_else(|| JsValue::from_str(text))
+}
+
 /// Sets `key` on one of the SDK's own objects (whose keys are fixed names).
-pub fn set(object: &Object, key_name: &'static str, value: impl Into<JsValue>) {
-    reflect_set(object, &key(key_name), &value.into());
+pub fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
+    reflect_set(object, &JsValue::from_str(key), &value.into());
 }
 
 /// Reads `key` from a JS object, `undefined` when it is absent or the read throws.
-pub fn get(object: &JsValue, key_name: &'static str) -> JsValue {
-    Reflect::get(object, &key(key_name)).unwrap_or(JsValue::UNDEFINED)
+pub fn get(object: &JsValue, key: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }

@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::card::{CardLayer, Decision};
-use super::convert::{get, key, name, write_frozen};
+use super::convert::{call_id_js, get, write_frozen};
 use super::events::EventKind;
 use super::instance::Instance;
 use super::js;
@@ -28,7 +28,7 @@ use crate::core::control::Control;
 use crate::core::engine::{
     ActionId, CallRef, CancelReason, Effect, ProposalId, ProposalInfo, Ticket,
 };
-use crate::core::error::Error;
+use crate::core::error::{code_number, Error};
 use crate::core::record::{ActionRecord, Approver, Outcome, RecordOutcome};
 use crate::core::value::Value;
 
@@ -181,7 +181,7 @@ impl Effects {
                 inst.events.emit(EventKind::Resolved, &frozen(&payload));
             }
             Effect::Record(record) => {
-                let js = record_js(&record);
+                let js = record_js(inst, &record);
                 inst.watch.feed(&record, &js);
                 inst.events.record(&js);
             }
@@ -314,8 +314,8 @@ fn run(
         return;
     };
     let ctx = js::context(
-        &name(call_id),
-        &key(control.as_str()),
+        &call_id_js(call_id),
+        control as u8,
         &approver.as_ref().map_or(JsValue::NULL, approver_js),
         &inst.signal,
     );
@@ -394,34 +394,35 @@ pub(crate) fn proposal_js(p: &ProposalInfo<JsValue>) -> JsValue {
     })
 }
 
-fn record_js(r: &ActionRecord<JsValue>) -> JsValue {
+fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
     let u = JsValue::UNDEFINED;
+    let status = r.outcome.status_number();
     let outcome = match &r.outcome {
         RecordOutcome::Ok { value } => {
-            js::record_outcome(&key("ok"), value.as_ref().unwrap_or(&u), &u, &u)
+            js::record_outcome(status, value.as_ref().unwrap_or(&u), None, None)
         }
         RecordOutcome::Error { code, message } => {
-            js::record_outcome(&key("error"), &u, &key(code), &message.into())
+            js::record_outcome(status, &u, code_number(code), Some(message.clone()))
         }
-        RecordOutcome::NotRun => js::record_outcome(&key("not_run"), &u, &u, &u),
+        RecordOutcome::NotRun => js::record_outcome(status, &u, None, None),
     };
     let args = match &r.snapshot {
         Some(snapshot) => snapshot.clone(),
         None => write_frozen(&r.args),
     };
     js::record(
-        &JsValue::from_str(&r.id),
-        &name(&r.session_id),
-        &name(&r.call_id),
-        &name(&r.action),
-        &key(r.control.as_str()),
-        &key(r.control_source.as_str()),
-        &key(r.gate.as_str()),
+        r.seq as f64,
+        &inst.session_js,
+        &call_id_js(&r.call_id),
+        &inst.registry.name_js(&r.action),
+        r.control as u8,
+        r.control_source as u8,
+        r.gate as u8,
         &outcome,
         &args,
-        &r.approver.as_ref().map_or(u.clone(), approver_js),
-        &r.reason.as_deref().map_or(u, JsValue::from_str),
-        &key(r.via.as_str()),
+        &r.approver.as_ref().map_or(u, approver_js),
+        r.reason.and_then(code_number),
+        r.via as u8,
         r.started_at,
         r.settled_at,
     )
@@ -431,12 +432,12 @@ fn record_js(r: &ActionRecord<JsValue>) -> JsValue {
 pub(crate) fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
     let u = JsValue::UNDEFINED;
     let error = match &outcome.error {
-        Some((code, message)) => js::error(&key(code), message),
+        Some((code, message)) => js::error(code_number(code), message),
         None => u.clone(),
     };
     js::outcome(
-        &name(&outcome.call_id),
-        &key(outcome.gate.as_str()),
+        &call_id_js(&outcome.call_id),
+        outcome.gate as u8,
         outcome.ok,
         outcome.result.as_ref().unwrap_or(&u),
         &error,

@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{AbortController, Element};
 
-use super::convert::{get, seed_call_id};
+use super::convert::{get, remember_call_id};
 use super::effects::Effects;
 use super::events::EventBus;
 use super::hand::HandMode;
@@ -21,22 +21,22 @@ use super::interop::{standard_check, thrown_error, verdict, Check};
 use super::js;
 use super::listener::EventListener;
 use super::options::Options;
-use super::read::{call_id_js, read_call, Field};
+use super::read::{given_call_id, read_call, Field};
 use super::registry::{read_spec, ActionRegistry};
 use super::time::now;
 use super::watch::WatchPanels;
 use super::webmcp::ModelContexts;
 use crate::core::engine::{ActionId, Engine, Entropy, InvokeRequest};
 use crate::core::error::Error;
-use crate::core::ids::random_id;
+use crate::core::ids::{hex_id, random_id, CALL_ID_PREFIX};
 use crate::core::record::{Approver, Via};
 use crate::core::value::Value;
 
-/// `crypto.getRandomValues`, the engine's source of tokens and ids. Bytes are drawn 256 at a
-/// time and handed out in order, each used once: one crossing per sixteen ids.
+/// `crypto.getRandomValues`, the engine's source of tokens and ids. Bytes are drawn 4 KiB at
+/// a time and handed out in order, each used once: one crossing per 256 ids.
 struct WebCrypto {
     crypto: web_sys::Crypto,
-    pool: [u8; 256],
+    pool: Box<[u8; 4096]>,
     used: usize,
 }
 
@@ -44,7 +44,9 @@ impl Entropy for WebCrypto {
     fn fill(&mut self, buf: &mut [u8]) {
         for byte in buf {
             if self.used == self.pool.len() {
-                let _ = self.crypto.get_random_values_with_u8_array(&mut self.pool);
+                let _ = self
+                    .crypto
+                    .get_random_values_with_u8_array(&mut self.pool[..]);
                 self.used = 0;
             }
             *byte = self.pool[self.used];
@@ -71,6 +73,8 @@ pub(crate) struct Instance {
     abort: AbortController,
     /// `abort.signal`, read once: every `ctx` carries it.
     pub(crate) signal: JsValue,
+    /// The session id's JS string, made once: every record carries it.
+    pub(crate) session_js: JsValue,
     page_hide: RefCell<Option<EventListener>>,
     pub(crate) disposed: Cell<bool>,
     /// One JS function per instance, `(kind, id) => void`, that action disposers and unsubscribe
@@ -88,10 +92,11 @@ impl Instance {
         })?;
         let mut entropy = WebCrypto {
             crypto: window.crypto()?,
-            pool: [0; 256],
-            used: 256,
+            pool: Box::new([0; 4096]),
+            used: 4096,
         };
         let session_id = random_id(&mut entropy, "");
+        let session_js = JsValue::from_str(&session_id);
         let engine = Engine::new(options.config.clone(), session_id, Box::new(entropy));
         let abort = AbortController::new()?;
         let instance = Rc::new_cyclic(|me: &Weak<Instance>| {
@@ -112,6 +117,7 @@ impl Instance {
                 watch: WatchPanels::default(),
                 model_contexts: ModelContexts::default(),
                 signal: abort.signal().into(),
+                session_js,
                 abort,
                 page_hide: RefCell::new(None),
                 disposed: Cell::new(false),
@@ -234,15 +240,15 @@ impl Instance {
             Some(Err(error)) => (Err(error), None),
         };
         let mut host_rejection = None;
-        // The id's JS string is kept (`seed_call_id`), so the ctx, record and outcome that
-        // carry it never decode it back from wasm memory. An absent id is the engine's to make.
+        // The id's JS string is kept (`remember_call_id`), so the ctx, record and outcome that
+        // carry it never decode it back from wasm memory.
         let call_id = match fields.call_id {
-            Field::Absent => None,
+            Field::Absent => Some(self.fresh_call_id()),
             Field::Text(id) if !id.is_empty() && id.len() <= 256 => {
                 // A lone surrogate was read as U+FFFD; such an id is not cached, so every
                 // outcome and record carries the same (well-formed) text.
                 if !has_replacement_char(&id) {
-                    seed_call_id(&id, &call_id_js());
+                    remember_call_id(&id, &given_call_id());
                 }
                 Some(id)
             }
@@ -274,6 +280,17 @@ impl Instance {
             decline: fields.decline,
             host_rejection,
         }
+    }
+
+    /// A call id from the engine's randomness, its JS text written in JS from the same bits.
+    fn fresh_call_id(&self) -> String {
+        let bytes = self.engine.borrow_mut().draw_call_id();
+        let word =
+            |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let js = js::call_id_text(word(0), word(4), word(8), word(12));
+        let text = hex_id(CALL_ID_PREFIX, &bytes);
+        remember_call_id(&text, &js);
+        text
     }
 
     /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the

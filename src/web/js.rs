@@ -103,13 +103,21 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
 }
 
+/// The builders of `objects.js`. A gate, level, door, status or code goes over as its number
+/// (`Gate as u8`, an index of [`CODES`](crate::core::error::CODES), …; codes.js names each list
+/// in the same order), so no string of a fixed set is decoded on a call.
 #[wasm_bindgen(module = "/src/js/objects.js")]
 extern "C" {
+    /// The JS text of a call id the engine drew: `ck_` and the four words in hex (the same
+    /// text as `core::ids::hex_id` of their bytes, big-endian).
+    #[wasm_bindgen(js_name = ckCallId)]
+    pub fn call_id_text(a: u32, b: u32, c: u32, d: u32) -> JsValue;
+
     /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
     #[wasm_bindgen(js_name = ckOutcome)]
     pub fn outcome(
         call_id: &JsValue,
-        gate: &JsValue,
+        gate: u8,
         ok: bool,
         result: &JsValue,
         error: &JsValue,
@@ -119,23 +127,23 @@ extern "C" {
 
     /// `{ code, message }`, frozen.
     #[wasm_bindgen(js_name = ckError)]
-    pub fn error(code: &JsValue, message: &str) -> JsValue;
+    pub fn error(code: Option<u8>, message: &str) -> JsValue;
 
-    /// The action record of SPEC §6, frozen.
+    /// The action record of SPEC §6, frozen; its `id` is `<sessionId>.<seq>`.
     #[wasm_bindgen(js_name = ckRecord)]
     pub fn record(
-        id: &JsValue,
+        seq: f64,
         session_id: &JsValue,
         call_id: &JsValue,
         action: &JsValue,
-        control: &JsValue,
-        control_source: &JsValue,
-        gate: &JsValue,
+        control: u8,
+        control_source: u8,
+        gate: u8,
         outcome: &JsValue,
         args: &JsValue,
         approver: &JsValue,
-        reason: &JsValue,
-        via: &JsValue,
+        reason: Option<u8>,
+        via: u8,
         started_at: f64,
         settled_at: f64,
     ) -> JsValue;
@@ -143,20 +151,16 @@ extern "C" {
     /// A record's `outcome`: `{ status, value? }`, `{ status, code, message }` or `{ status }`.
     #[wasm_bindgen(js_name = ckRecordOutcome)]
     pub fn record_outcome(
-        status: &JsValue,
+        status: u8,
         value: &JsValue,
-        code: &JsValue,
-        message: &JsValue,
+        code: Option<u8>,
+        message: Option<String>,
     ) -> JsValue;
 
     /// The `ctx` that `run` receives.
     #[wasm_bindgen(js_name = ckContext)]
-    pub fn context(
-        call_id: &JsValue,
-        control: &JsValue,
-        approver: &JsValue,
-        signal: &JsValue,
-    ) -> JsValue;
+    pub fn context(call_id: &JsValue, control: u8, approver: &JsValue, signal: &JsValue)
+        -> JsValue;
 
     #[wasm_bindgen(js_name = ckAnswer)]
     fn answer_in(outcome: &Promise, shape: u8, id: Option<String>, action: &str) -> Promise;

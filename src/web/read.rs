@@ -62,6 +62,6 @@ pub fn read_tool_call(call: &JsValue, max: usize) -> ToolCallFields {
 
 /// The JS string of the `callId` the last [`read_call`] read, when it was a string:
 /// `undefined` otherwise.
-pub fn call_id_js() -> JsValue {
+pub fn given_call_id() -> JsValue {
     js::take_id()
 }

@@ -20,6 +20,9 @@ use crate::core::error::Error;
 
 /// What the web layer keeps per registered action.
 pub(crate) struct JsAction {
+    /// The name, and its JS string as the spec gave it (records carry it without a decode).
+    pub(crate) name: String,
+    pub(crate) name_js: JsValue,
     /// The action's `run`; `None` for an element action.
     pub(crate) run: Option<Function>,
     /// `confirmationSummary`, for the hard card.
@@ -66,6 +69,16 @@ impl ActionRegistry {
             .iter()
             .map(|(a, _)| *a)
             .find(|a| a.as_u64() as f64 == raw)
+    }
+
+    /// The JS string of an action's name: the registered action's own, else decoded (a call
+    /// of a name that is not registered).
+    pub(crate) fn name_js(&self, name: &str) -> JsValue {
+        let actions = self.actions.borrow();
+        match actions.iter().find(|(_, a)| a.name == name) {
+            Some((_, a)) => a.name_js.clone(),
+            None => JsValue::from_str(name),
+        }
     }
 
     /// Reads something from an action's pieces; `None` when it is not registered. The borrow
@@ -140,7 +153,8 @@ pub(crate) fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> 
             "the action spec must be an object".into(),
         ));
     }
-    let name = get(spec, "name")
+    let name_js = get(spec, "name");
+    let name = name_js
         .as_string()
         .ok_or_else(|| Error::InvalidSpec("name must be a string".into()))?;
     let description = get(spec, "description")
@@ -172,6 +186,8 @@ pub(crate) fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> 
         untrusted_content: read_bool(spec, "untrustedContent", false)?,
     };
     let action = JsAction {
+        name,
+        name_js,
         run,
         summary,
         description,

@@ -1,48 +1,63 @@
 // What src/js/objects.js promises: the field order of SPEC §3 and §6, optional fields absent
-// rather than undefined, and frozen objects (all but `ctx`).
+// rather than undefined, frozen objects (all but `ctx`), the names of the numbers Rust passes,
+// and the text of a call id the engine drew.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ckContext, ckError, ckOutcome, ckRecord, ckRecordOutcome } from "../../src/js/objects.js";
+import { ckCallId, ckContext, ckError, ckOutcome, ckRecord, ckRecordOutcome } from "../../src/js/objects.js";
+import { CODES, CONTROLS, GATES, STATUSES, VIAS } from "../../src/js/codes.js";
+
+const gate = (name) => GATES.indexOf(name);
+const code = (name) => CODES.indexOf(name);
+const status = (name) => STATUSES.indexOf(name);
 
 test("an outcome: callId, gate, ok, then only the optional fields given; frozen", () => {
-  const bare = ckOutcome("c", "fired", true, undefined, undefined, undefined, undefined);
+  const bare = ckOutcome("c", gate("fired"), true, undefined, undefined, undefined, undefined);
+  assert.deepEqual(bare, { callId: "c", gate: "fired", ok: true });
   assert.deepEqual(Object.keys(bare), ["callId", "gate", "ok"]);
   assert.ok(Object.isFrozen(bare));
-  const full = ckOutcome("c", "needs_confirmation", false, null, ckError("x", "y"), "tok", 5);
+  const full = ckOutcome("c", gate("needs_confirmation"), false, null, ckError(code("bad_token"), "y"), "tok", 5);
   assert.deepEqual(Object.keys(full), ["callId", "gate", "ok", "result", "error", "confirmToken", "expiresAt"]);
+  assert.equal(full.gate, "needs_confirmation");
   assert.equal(full.result, null, "null is a result");
 });
 
-test("an error: { code, message }, frozen", () => {
-  const e = ckError("invalid_args", "args.a: no");
+test("an error: { code, message } with the code named, frozen", () => {
+  const e = ckError(code("invalid_args"), "args.a: no");
   assert.deepEqual(Object.entries(e), [["code", "invalid_args"], ["message", "args.a: no"]]);
   assert.ok(Object.isFrozen(e));
 });
 
-test("a record: SPEC §6's order, approver and reason only when given, via always; frozen", () => {
-  const outcome = ckRecordOutcome("not_run", undefined, undefined, undefined);
-  const r = ckRecord("s1.7", "s1", "c", "a", "soft", "declared", "rejected", outcome, {}, undefined, undefined, "tool_call", 1, 2);
+test("a record: SPEC §6's order, id as sessionId.seq, approver and reason only when given, via always; frozen", () => {
+  const outcome = ckRecordOutcome(status("not_run"), undefined, undefined, undefined);
+  const r = ckRecord(7, "s1", "c", "a", CONTROLS.indexOf("soft"), 0, gate("rejected"), outcome, {}, undefined, undefined, VIAS.indexOf("tool_call"), 1, 2);
   assert.equal(r.id, "s1.7");
   assert.deepEqual(Object.keys(r), ["v", "id", "sessionId", "callId", "action", "control", "controlSource", "gate", "outcome", "args", "via", "startedAt", "settledAt"]);
-  assert.equal(r.v, 1);
-  assert.equal(r.via, "tool_call");
+  assert.deepEqual([r.v, r.control, r.controlSource, r.gate, r.via], [1, "soft", "declared", "rejected", "tool_call"]);
   assert.ok(Object.isFrozen(r));
-  const withBoth = ckRecord("s1.8", "s1", "c", "a", "hard", "declared", "confirmed", outcome, {}, { id: "ann" }, "disposed", "webmcp", 1, 2);
+  const withBoth = ckRecord(8, "s1", "c", "a", 2, 2, gate("cancelled"), outcome, {}, { id: "ann" }, code("disposed"), 2, 1, 2);
   assert.deepEqual(Object.keys(withBoth).slice(10), ["approver", "reason", "via", "startedAt", "settledAt"]);
+  assert.deepEqual([withBoth.control, withBoth.controlSource, withBoth.reason, withBoth.via], ["hard", "destructive_name", "disposed", "webmcp"]);
 });
 
 test("a record's outcome: ok with an optional value, error with code and message, else the status alone", () => {
-  assert.deepEqual(ckRecordOutcome("ok", 1, "x", "y"), { status: "ok", value: 1 });
-  assert.deepEqual(Object.keys(ckRecordOutcome("ok", undefined, undefined, undefined)), ["status"]);
-  assert.deepEqual(ckRecordOutcome("error", 1, "run_failed", "m"), { status: "error", code: "run_failed", message: "m" });
-  assert.deepEqual(ckRecordOutcome("not_run", 1, "x", "y"), { status: "not_run" });
-  assert.ok(Object.isFrozen(ckRecordOutcome("ok", 1)));
+  assert.deepEqual(ckRecordOutcome(status("ok"), 1, code("run_failed"), "y"), { status: "ok", value: 1 });
+  assert.deepEqual(Object.keys(ckRecordOutcome(status("ok"), undefined, undefined, undefined)), ["status"]);
+  assert.deepEqual(ckRecordOutcome(status("error"), 1, code("run_failed"), "m"), { status: "error", code: "run_failed", message: "m" });
+  assert.deepEqual(ckRecordOutcome(status("not_run"), 1, code("run_failed"), "y"), { status: "not_run" });
+  assert.ok(Object.isFrozen(ckRecordOutcome(status("ok"), 1, undefined, undefined)));
 });
 
 test("the ctx run receives: { callId, control, approver, signal }", () => {
   const signal = new AbortController().signal;
-  const ctx = ckContext("c", "open", undefined, signal);
+  const ctx = ckContext("c", CONTROLS.indexOf("hard"), null, signal);
   assert.deepEqual(Object.keys(ctx), ["callId", "control", "approver", "signal"]);
+  assert.equal(ctx.control, "hard");
   assert.equal(ctx.signal, signal);
   assert.equal(Object.isFrozen(ctx), false);
+});
+
+test("a drawn call id: ck_ and the four words as 32 lowercase hex digits, big-endian", () => {
+  assert.equal(ckCallId(0, 0, 0, 0), "ck_" + "0".repeat(32));
+  assert.equal(ckCallId(0x01234567, 0x89abcdef, 0xfedcba98, 0x76543210), "ck_0123456789abcdeffedcba9876543210");
+  assert.equal(ckCallId(0xffffffff, 1, 0x10, 0x100), "ck_ffffffff000000010000001000000100");
 });
