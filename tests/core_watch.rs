@@ -72,7 +72,7 @@ fn a_row_shows_time_action_control_gate_outcome_and_duration() {
         "error: element_unavailable"
     );
     r.outcome = RecordOutcome::NotRun;
-    r.reason = Some("hand_mode_off".into());
+    r.reason = Some("hand_mode_off");
     assert_eq!(
         WatchRow::from_record(&r, 0.0, ()).outcome,
         "not run: hand_mode_off"

@@ -259,7 +259,7 @@ fn unknown_action_is_rejected_and_recorded() {
     assert_eq!(outcome.error.as_ref().unwrap().0, "unknown_action");
     let r = h.records()[0];
     assert_eq!(
-        (r.gate, r.reason.as_deref(), r.call),
+        (r.gate, r.reason, r.call),
         (Gate::Rejected, Some("unknown_action"), None)
     );
     assert_eq!(r.outcome, RecordOutcome::NotRun);
@@ -337,7 +337,7 @@ fn rejected_calls_are_recorded_but_not_remembered() {
     h.finish(h.last_run(), Ok("ok".into()), T0);
     assert_eq!(h.answered(good).gate, Gate::Fired);
     assert_eq!(h.records().len(), 2);
-    assert_eq!(h.records()[0].reason.as_deref(), Some("invalid_args"));
+    assert_eq!(h.records()[0].reason, Some("invalid_args"));
 }
 
 #[test]
@@ -650,7 +650,7 @@ fn soft_decline_settles_cancelled() {
     assert_eq!(outcome.error.as_ref().unwrap().0, "declined");
     let r = h.records()[0];
     assert_eq!(
-        (r.gate, r.reason.as_deref()),
+        (r.gate, r.reason),
         (Gate::Cancelled, Some("declined"))
     );
     // The token is spent: confirming now returns the cancelled outcome, runs nothing.
@@ -677,7 +677,7 @@ fn expired_token_settles_as_timeout_with_record() {
     h.drain();
     let r = h.records()[0];
     assert_eq!(
-        (r.gate, r.reason.as_deref(), r.settled_at),
+        (r.gate, r.reason, r.settled_at),
         (Gate::Timeout, Some("expired"), T0 + 120_000.0)
     );
     assert_eq!(h.engine.poll_timeout(), None);
@@ -839,7 +839,7 @@ fn hard_fifo_one_visible_card_and_updates() {
         matches!(&step[1], Effect::ShowCard { proposal, position: 1, total: 1, .. } if *proposal == ids[2])
     );
     let records = h.records();
-    assert_eq!(records[0].reason.as_deref(), Some("cancelled_by_app"));
+    assert_eq!(records[0].reason, Some("cancelled_by_app"));
 }
 
 #[test]
@@ -903,7 +903,7 @@ fn hard_expiry_times_out_with_record() {
     );
     h.drain();
     assert_eq!(h.answered(t).gate, Gate::Timeout);
-    assert_eq!(h.records()[0].reason.as_deref(), Some("expired"));
+    assert_eq!(h.records()[0].reason, Some("expired"));
     assert!(h
         .effects
         .iter()
@@ -925,7 +925,7 @@ fn hard_cancel_reasons_are_recorded() {
         assert!(!h.engine.cancel(p, reason, T0));
         h.drain();
         assert_eq!(h.answered(t).gate, Gate::Cancelled);
-        assert_eq!(h.records()[i].reason.as_deref(), Some(reason.as_str()));
+        assert_eq!(h.records()[i].reason, Some(reason.as_str()));
     }
     assert_eq!(CancelReason::User.as_str(), "cancelled_by_user");
     assert_eq!(CancelReason::App.as_str(), "cancelled_by_app");
@@ -963,7 +963,7 @@ fn element_action_while_hand_mode_off_settles_needs_hand_mode() {
     assert_eq!(outcome.error.as_ref().unwrap().0, "hand_mode_off");
     let r = h.records()[0];
     assert_eq!(
-        (r.gate, r.reason.as_deref(), r.outcome.clone()),
+        (r.gate, r.reason, r.outcome.clone()),
         (
             Gate::NeedsHandMode,
             Some("hand_mode_off"),
@@ -1033,7 +1033,7 @@ fn unregister_cancels_that_actions_waiting_calls() {
     let reasons: Vec<_> = h
         .records()
         .iter()
-        .map(|r| r.reason.clone().unwrap())
+        .map(|r| r.reason.unwrap())
         .collect();
     assert_eq!(reasons, ["action_disposed", "action_disposed"]);
     assert_eq!(h.engine.pending().len(), 1);
@@ -1064,7 +1064,7 @@ fn dispose_cancels_everything_and_later_invokes() {
     assert!(h
         .records()
         .iter()
-        .all(|r| r.reason.as_deref() == Some("disposed")));
+        .all(|r| r.reason == Some("disposed")));
     assert!(h.engine.pending().is_empty());
     assert_eq!(h.engine.poll_timeout(), None);
     let later = h.call("read", r#"{"a":1}"#, Some("late"), T0 + 2.0);
@@ -1076,7 +1076,7 @@ fn dispose_cancels_everything_and_later_invokes() {
     let r = h.records()[2];
     assert_eq!(
         (
-            r.reason.as_deref(),
+            r.reason,
             serde_json::to_string(&*r.args).unwrap()
         ),
         (Some("disposed"), r#"{"a":1}"#.to_string())

@@ -57,7 +57,7 @@ impl<T> WatchRow<T> {
             control: record.control,
             gate: record.gate,
             via: record.via,
-            outcome: outcome_text(&record.outcome, record.reason.as_deref()),
+            outcome: outcome_text(&record.outcome, record.reason),
             duration: duration_text(record.settled_at - record.started_at),
             payload,
         }
