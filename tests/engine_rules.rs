@@ -649,10 +649,7 @@ fn soft_decline_settles_cancelled() {
     );
     assert_eq!(outcome.error.as_ref().unwrap().0, "declined");
     let r = h.records()[0];
-    assert_eq!(
-        (r.gate, r.reason),
-        (Gate::Cancelled, Some("declined"))
-    );
+    assert_eq!((r.gate, r.reason), (Gate::Cancelled, Some("declined")));
     // The token is spent: confirming now returns the cancelled outcome, runs nothing.
     let late = h.confirm_call("archive", "{}", &token, None, T0 + 4.0);
     assert_eq!(h.answered(late).gate, Gate::Cancelled);
@@ -1030,11 +1027,7 @@ fn unregister_cancels_that_actions_waiting_calls() {
     h.drain();
     assert_eq!(h.answered(t_wipe).gate, Gate::Cancelled);
     assert!(h.answer(t_keep).is_none());
-    let reasons: Vec<_> = h
-        .records()
-        .iter()
-        .map(|r| r.reason.unwrap())
-        .collect();
+    let reasons: Vec<_> = h.records().iter().map(|r| r.reason.unwrap()).collect();
     assert_eq!(reasons, ["action_disposed", "action_disposed"]);
     assert_eq!(h.engine.pending().len(), 1);
     let confirm = h.confirm_call("archive", "{}", &token, None, T0);
@@ -1061,10 +1054,7 @@ fn dispose_cancels_everything_and_later_invokes() {
     assert_eq!(h.answered(t_wipe).gate, Gate::Cancelled);
     assert_eq!(h.answered(t_wipe).error.as_ref().unwrap().0, "disposed");
     assert_eq!(h.records().len(), 2);
-    assert!(h
-        .records()
-        .iter()
-        .all(|r| r.reason == Some("disposed")));
+    assert!(h.records().iter().all(|r| r.reason == Some("disposed")));
     assert!(h.engine.pending().is_empty());
     assert_eq!(h.engine.poll_timeout(), None);
     let later = h.call("read", r#"{"a":1}"#, Some("late"), T0 + 2.0);
@@ -1075,10 +1065,7 @@ fn dispose_cancels_everything_and_later_invokes() {
     );
     let r = h.records()[2];
     assert_eq!(
-        (
-            r.reason,
-            serde_json::to_string(&*r.args).unwrap()
-        ),
+        (r.reason, serde_json::to_string(&*r.args).unwrap()),
         (Some("disposed"), r#"{"a":1}"#.to_string())
     );
     // The running call finishes normally.

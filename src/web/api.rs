@@ -250,10 +250,13 @@ impl Coworkkit {
         let inner = &self.inner;
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let (id, ready) = inner.model_contexts.expose(inner, &options)?;
+        // The browser's agent may call the tools whenever: see `Instance::hold_while_owing`.
+        inner.hold_while_owing();
         let weak = Rc::downgrade(inner);
         let dispose = Closure::<dyn FnMut()>::new(move || {
             if let Some(inner) = weak.upgrade() {
                 inner.model_contexts.dispose_exposure(id);
+                inner.hold_while_owing();
             }
         });
         Ok(handle(&[

@@ -79,6 +79,11 @@ impl Effects {
         promise
     }
 
+    /// Whether an `invoke` promise waits for its answer.
+    pub(crate) fn waiting(&self) -> bool {
+        !self.waiters.borrow().is_empty()
+    }
+
     /// Removes the card and the timer (from `dispose()`, after the engine settled everything).
     pub(crate) fn close(&self) {
         self.tick.borrow_mut().take();

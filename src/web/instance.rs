@@ -77,6 +77,11 @@ pub(crate) struct Instance {
     pub(crate) session_js: JsValue,
     page_hide: RefCell<Option<EventListener>>,
     pub(crate) disposed: Cell<bool>,
+    /// Itself, while it owes something: a call waits for its answer or a deadline, or a model
+    /// context may call its tools. JavaScript may drop `ck` meanwhile (an engine collects a
+    /// `const ck` that no later code reads), and the finalizer of the `Coworkkit` wrapper would
+    /// then drop the instance, its card and its timers with it.
+    held: RefCell<Option<Rc<Instance>>>,
     /// One JS function per instance, `(kind, id) => void`, that action disposers and unsubscribe
     /// functions are bound to (`Function.prototype.bind`): a Rust closure per registration
     /// would stay alive until JavaScript happened to collect the handle.
@@ -121,6 +126,7 @@ impl Instance {
                 abort,
                 page_hide: RefCell::new(None),
                 disposed: Cell::new(false),
+                held: RefCell::new(None),
                 // Freed with the instance's JS function objects: one per instance.
                 release: release.into_js_value().unchecked_into(),
             }
@@ -222,7 +228,10 @@ impl Instance {
     fn submit(&self, request: InvokeRequest<JsValue>) -> Promise {
         let ticket = self.engine.borrow_mut().invoke(request, now());
         self.drain();
-        self.effects.promise_for(ticket)
+        let promise = self.effects.promise_for(ticket);
+        // An answer that is still to come is owed: see `held`.
+        self.hold_while_owing();
+        promise
     }
 
     /// Reads an `invoke` call (one crossing) into the engine's request, with the frozen copy of
@@ -307,11 +316,30 @@ impl Instance {
         self.hand.dispose(self);
         self.watch.clear();
         self.model_contexts.clear();
+        self.hold_while_owing();
     }
 
     /// Performs what the engine asks for until it has nothing more.
     pub(crate) fn drain(&self) {
         self.effects.drain(self);
+        self.hold_while_owing();
+    }
+
+    /// Holds the instance while it owes an answer, a deadline or a tool (see `held`); lets go
+    /// in a microtask, so the last reference never goes inside one of its own methods.
+    pub(crate) fn hold_while_owing(&self) {
+        let owing = !self.disposed.get()
+            && (self.effects.waiting()
+                || self.engine.borrow().poll_timeout().is_some()
+                || self.model_contexts.exposed());
+        let mut held = self.held.borrow_mut();
+        if owing {
+            if held.is_none() {
+                *held = self.me.upgrade();
+            }
+        } else if let Some(me) = held.take() {
+            wasm_bindgen_futures::spawn_local(async move { drop(me) });
+        }
     }
 
     /// Who is at the keyboard, from the `approver` option; `None` when absent or malformed.

@@ -199,6 +199,11 @@ impl ModelContexts {
         }
     }
 
+    /// Whether any exposure is live (its tools may be called).
+    pub(crate) fn exposed(&self) -> bool {
+        !self.list.borrow().is_empty()
+    }
+
     /// Removes a disposed action's tools.
     pub(crate) fn action_disposed(&self, action: ActionId) {
         let mut gone = Vec::new();
