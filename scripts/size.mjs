@@ -1,4 +1,4 @@
-// Prints the shipped bytes of a built package (wasm + JS glue + its snippets): raw and gzip -9.
+// Prints the shipped bytes of a built package (wasm + JS): raw and gzip -9.
 // `--max-gzip N` makes it exit 1 when the gzip total exceeds N bytes (the SPEC §9 budget).
 // `shippedFiles(dir)` is also what the benchmark counts.
 import { readFileSync, readdirSync } from "node:fs";
@@ -6,9 +6,11 @@ import { gzipSync, constants } from "node:zlib";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The files of a built package that a browser loads: the wasm, the glue and its snippets. */
+/**
+ * The files of a built package that a browser loads: the wasm and the JS (the glue, with the
+ * modules of src/js/ bundled in; an unbundled build's snippets/ count too).
+ */
 export function shippedFiles(dir) {
-  // The glue imports its inline JS builders from snippets/: they ship, so they count.
   const snippets = (function walk(d) {
     try {
       return readdirSync(d, { withFileTypes: true })
@@ -29,7 +31,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     raw += bytes.length; gz += g;
     console.log(`  ${(f.length > 20 ? "…" + f.slice(-19) : f).padEnd(20)} ${String(bytes.length).padStart(8)} B raw  ${String(g).padStart(7)} B gzip -9`);
   }
-  console.log(`  ${"shipped (wasm+js)".padEnd(20)} ${String(raw).padStart(8)} B raw  ${String(gz).padStart(7)} B gzip -9  (budget ${40 * 1024} B)`);
+  console.log(`  ${"shipped (wasm+js)".padEnd(20)} ${String(raw).padStart(8)} B raw  ${String(gz).padStart(7)} B gzip -9  (budget ${80 * 1024} B)`);
   if (gz > max) {
     console.error(`size budget exceeded: ${gz} B gzip > ${max} B`);
     process.exit(1);

@@ -81,14 +81,13 @@ pub fn random_id(entropy: &mut dyn Entropy, prefix: &str) -> String {
 /// `invoke` without one: the digits are looked up rather than formatted.)
 pub fn hex_id(prefix: &str, bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = Vec::with_capacity(prefix.len() + 2 * bytes.len());
-    out.extend_from_slice(prefix.as_bytes());
+    let mut out = String::with_capacity(prefix.len() + 2 * bytes.len());
+    out.push_str(prefix);
     for b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)]);
-        out.push(DIGITS[usize::from(b & 15)]);
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
     }
-    // Only `prefix` and ASCII digits: always UTF-8.
-    String::from_utf8(out).unwrap_or_default()
+    out
 }
 
 /// The hasher of the engine's maps from ids the agent chooses (`callId`s, tokens): SipHash-1-3
