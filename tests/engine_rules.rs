@@ -143,7 +143,7 @@ fn open_runs_once_then_gate_fired_with_result() {
     assert_eq!(records.len(), 1);
     let r = records[0];
     assert_eq!(r.v, 1);
-    assert_eq!(r.session_id, "s1");
+    assert_eq!(&*r.session_id, "s1");
     assert_eq!((r.started_at, r.settled_at), (T0, T0 + 5.0));
     assert_eq!(
         r.outcome,

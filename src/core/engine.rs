@@ -364,6 +364,14 @@ struct Remembered<R> {
     outcome: Outcome<R>,
 }
 
+impl<R> Remembered<R> {
+    /// Its `callId` and aliases: what the map of call ids has of it (its token is in the map
+    /// of tokens).
+    fn ids(&self) -> impl Iterator<Item = &String> {
+        std::iter::once(&self.call_id).chain(&self.aliases)
+    }
+}
+
 /// How a call ended.
 enum End<R> {
     Ran(Result<R, Error>),
@@ -413,7 +421,8 @@ struct Refusal<R> {
 /// engine only stores and hands it back, so the web layer chooses its own representation.
 pub struct Engine<R: Clone> {
     config: Config,
-    session_id: String,
+    /// Shared with every record.
+    session_id: Rc<str>,
     entropy: Box<dyn Entropy>,
     actions: Vec<Entry>,
     nudged: Vec<String>,
@@ -446,7 +455,7 @@ impl<R: Clone> Engine<R> {
         let hasher = IdHasher::from_entropy(entropy.as_mut());
         Engine {
             config,
-            session_id,
+            session_id: session_id.into(),
             entropy,
             actions: Vec::new(),
             nudged: Vec::new(),
@@ -1225,18 +1234,9 @@ impl<R: Clone> Engine<R> {
     /// the oldest memory beyond [`REMEMBERED_CALLS`] is forgotten with its ids.
     fn remember(&mut self, call_ref: CallRef, memory: Remembered<R>) {
         let seq = self.remembered_base + self.remembered.len() as u64;
-        repoint(
-            &mut self.call_ids,
-            &memory,
-            Known::Live(call_ref),
-            Some(Known::Settled(seq)),
-        );
-        repoint(
-            &mut self.tokens,
-            &memory,
-            Known::Live(call_ref),
-            Some(Known::Settled(seq)),
-        );
+        let (live, settled) = (Known::Live(call_ref), Known::Settled(seq));
+        repoint(&mut self.call_ids, memory.ids(), live, Some(settled));
+        repoint(&mut self.tokens, memory.token.iter(), live, Some(settled));
         self.remembered.push_back(memory);
         while self.remembered.len() > REMEMBERED_CALLS {
             let Some(old) = self.remembered.pop_front() else {
@@ -1244,8 +1244,8 @@ impl<R: Clone> Engine<R> {
             };
             let oldest = Known::Settled(self.remembered_base);
             self.remembered_base += 1;
-            repoint(&mut self.call_ids, &old, oldest, None);
-            repoint(&mut self.tokens, &old, oldest, None);
+            repoint(&mut self.call_ids, old.ids(), oldest, None);
+            repoint(&mut self.tokens, old.token.iter(), oldest, None);
         }
     }
 
@@ -1471,19 +1471,28 @@ impl<R: Clone> Engine<R> {
     }
 }
 
-/// Every id of `memory` (its `callId`, aliases and token) that `map` points at `from` now points
-/// at `to`, or is dropped when `to` is `None`. Ids that point elsewhere are left alone.
-fn repoint<R>(map: &mut IdMap, memory: &Remembered<R>, from: Known, to: Option<Known>) {
-    let ids = std::iter::once(&memory.call_id)
-        .chain(&memory.aliases)
-        .chain(&memory.token);
+/// Each of `ids` that `map` points at `from` now points at `to`, or is dropped when `to` is
+/// `None`. Ids that point elsewhere are left alone.
+fn repoint<'a>(
+    map: &mut IdMap,
+    ids: impl Iterator<Item = &'a String>,
+    from: Known,
+    to: Option<Known>,
+) {
     for id in ids {
-        if let Some(slot) = map.get_mut(id.as_str()) {
-            if *slot == from {
-                match to {
-                    Some(to) => *slot = to,
-                    None => {
-                        map.remove(id.as_str());
+        match to {
+            Some(to) => {
+                if let Some(slot) = map.get_mut(id.as_str()) {
+                    if *slot == from {
+                        *slot = to;
+                    }
+                }
+            }
+            // One lookup in the usual case; put back what turns out to point elsewhere.
+            None => {
+                if let Some(was) = map.remove(id.as_str()) {
+                    if was != from {
+                        map.insert(id.clone(), was);
                     }
                 }
             }

@@ -161,7 +161,7 @@ pub struct ActionRecord<R> {
     /// `<sessionId>.<seq>` (made where the record becomes a JS object).
     pub seq: u64,
     /// The engine's session.
-    pub session_id: String,
+    pub session_id: Rc<str>,
     /// The call's original `callId`.
     pub call_id: String,
     /// Action name as called.

@@ -81,6 +81,9 @@ impl EventBus {
 
     /// Calls every listener of `kind` with `payload`, in subscription order.
     pub(crate) fn emit(&self, kind: EventKind, payload: &JsValue) {
+        if !self.subscribers.borrow().iter().any(|s| s.kind == kind) {
+            return;
+        }
         let listeners: Vec<Function> = self
             .subscribers
             .borrow()
