@@ -67,7 +67,8 @@ export function ckError(code, message) {
 }
 
 /**
- * The action record of SPEC §6, frozen; its `id` is `sessionId` and `seq` joined by a dot.
+ * The action record of SPEC §6, frozen; its `id` is `sessionId` and `seq` joined by a dot, its
+ * `outcome` is `ckRecordOutcome` of the four outcome fields.
  * @param {number} seq the record's number in its session
  * @param {string} sessionId
  * @param {string} callId
@@ -75,7 +76,10 @@ export function ckError(code, message) {
  * @param {number} control a `CONTROLS` index
  * @param {number} controlSource a `CONTROL_SOURCES` index
  * @param {number} gate a `GATES` index
- * @param {unknown} outcome
+ * @param {number} status the outcome's, a `STATUSES` index
+ * @param {unknown} value the outcome's value (status `ok`)
+ * @param {number | undefined} code the outcome's code (status `error`), a `CODES` index
+ * @param {string | undefined} message the outcome's message (status `error`)
  * @param {unknown} args
  * @param {unknown} approver
  * @param {number | undefined} reason a `CODES` index
@@ -83,7 +87,8 @@ export function ckError(code, message) {
  * @param {number} startedAt
  * @param {number} settledAt
  */
-export function ckRecord(seq, sessionId, callId, action, control, controlSource, gate, outcome, args, approver, reason, via, startedAt, settledAt) {
+export function ckRecord(seq, sessionId, callId, action, control, controlSource, gate, status, value, code, message, args, approver, reason, via, startedAt, settledAt) {
+  const outcome = ckRecordOutcome(status, value, code, message);
   /** @type {{ v: 1, id: string, sessionId: string, callId: string, action: string, control: string, controlSource: string, gate: string, outcome: unknown, args: unknown, approver?: unknown, reason?: string, via?: string, startedAt?: number, settledAt?: number }} */
   const r = {
     v: 1, id: sessionId + "." + seq, sessionId, callId, action, control: CONTROLS[control],

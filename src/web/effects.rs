@@ -401,15 +401,10 @@ pub(crate) fn proposal_js(p: &ProposalInfo<JsValue>) -> JsValue {
 
 fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
     let u = JsValue::UNDEFINED;
-    let status = r.outcome.status_number();
-    let outcome = match &r.outcome {
-        RecordOutcome::Ok { value } => {
-            js::record_outcome(status, value.as_ref().unwrap_or(&u), None, None)
-        }
-        RecordOutcome::Error { code, message } => {
-            js::record_outcome(status, &u, code_number(code), Some(message.clone()))
-        }
-        RecordOutcome::NotRun => js::record_outcome(status, &u, None, None),
+    let (value, code, message) = match &r.outcome {
+        RecordOutcome::Ok { value } => (value.as_ref().unwrap_or(&u), None, None),
+        RecordOutcome::Error { code, message } => (&u, code_number(code), Some(message.clone())),
+        RecordOutcome::NotRun => (&u, None, None),
     };
     let args = match &r.snapshot {
         Some(snapshot) => snapshot.clone(),
@@ -423,9 +418,12 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
         r.control as u8,
         r.control_source as u8,
         r.gate as u8,
-        &outcome,
+        r.outcome.status_number(),
+        value,
+        code,
+        message,
         &args,
-        &r.approver.as_ref().map_or(u, approver_js),
+        &r.approver.as_ref().map_or(JsValue::UNDEFINED, approver_js),
         r.reason.and_then(code_number),
         r.via as u8,
         r.started_at,

@@ -129,7 +129,8 @@ extern "C" {
     #[wasm_bindgen(js_name = ckError)]
     pub fn error(code: Option<u8>, message: &str) -> JsValue;
 
-    /// The action record of SPEC §6, frozen; its `id` is `<sessionId>.<seq>`.
+    /// The action record of SPEC §6, frozen; its `id` is `<sessionId>.<seq>`, its `outcome`
+    /// `{ status, value? }`, `{ status, code, message }` or `{ status }`.
     #[wasm_bindgen(js_name = ckRecord)]
     pub fn record(
         seq: f64,
@@ -139,22 +140,16 @@ extern "C" {
         control: u8,
         control_source: u8,
         gate: u8,
-        outcome: &JsValue,
+        status: u8,
+        value: &JsValue,
+        code: Option<u8>,
+        message: Option<String>,
         args: &JsValue,
         approver: &JsValue,
         reason: Option<u8>,
         via: u8,
         started_at: f64,
         settled_at: f64,
-    ) -> JsValue;
-
-    /// A record's `outcome`: `{ status, value? }`, `{ status, code, message }` or `{ status }`.
-    #[wasm_bindgen(js_name = ckRecordOutcome)]
-    pub fn record_outcome(
-        status: u8,
-        value: &JsValue,
-        code: Option<u8>,
-        message: Option<String>,
     ) -> JsValue;
 
     /// The `ctx` that `run` receives.

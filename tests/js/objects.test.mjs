@@ -28,13 +28,16 @@ test("an error: { code, message } with the code named, frozen", () => {
 });
 
 test("a record: SPEC §6's order, id as sessionId.seq, approver and reason only when given, via always; frozen", () => {
-  const outcome = ckRecordOutcome(status("not_run"), undefined, undefined, undefined);
-  const r = ckRecord(7, "s1", "c", "a", CONTROLS.indexOf("soft"), 0, gate("rejected"), outcome, {}, undefined, undefined, VIAS.indexOf("tool_call"), 1, 2);
+  const notRun = [status("not_run"), undefined, undefined, undefined];
+  const r = ckRecord(7, "s1", "c", "a", CONTROLS.indexOf("soft"), 0, gate("rejected"), ...notRun, {}, undefined, undefined, VIAS.indexOf("tool_call"), 1, 2);
   assert.equal(r.id, "s1.7");
   assert.deepEqual(Object.keys(r), ["v", "id", "sessionId", "callId", "action", "control", "controlSource", "gate", "outcome", "args", "via", "startedAt", "settledAt"]);
   assert.deepEqual([r.v, r.control, r.controlSource, r.gate, r.via], [1, "soft", "declared", "rejected", "tool_call"]);
-  assert.ok(Object.isFrozen(r));
-  const withBoth = ckRecord(8, "s1", "c", "a", 2, 2, gate("cancelled"), outcome, {}, { id: "ann" }, code("disposed"), 2, 1, 2);
+  assert.deepEqual(r.outcome, { status: "not_run" });
+  assert.ok(Object.isFrozen(r) && Object.isFrozen(r.outcome));
+  const failed = ckRecord(9, "s1", "c", "a", 0, 0, gate("fired"), status("error"), 1, code("run_failed"), "boom", {}, undefined, undefined, 0, 1, 2);
+  assert.deepEqual(failed.outcome, { status: "error", code: "run_failed", message: "boom" });
+  const withBoth = ckRecord(8, "s1", "c", "a", 2, 2, gate("cancelled"), ...notRun, {}, { id: "ann" }, code("disposed"), 2, 1, 2);
   assert.deepEqual(Object.keys(withBoth).slice(10), ["approver", "reason", "via", "startedAt", "settledAt"]);
   assert.deepEqual([withBoth.control, withBoth.controlSource, withBoth.reason, withBoth.via], ["hard", "destructive_name", "disposed", "webmcp"]);
 });
