@@ -6,11 +6,17 @@ import type {
   ActionSpec,
   Coworkkit,
   CoworkkitOptions,
+  ExposeOptions,
   Json,
   Proposal,
 } from "./coworkkit.js";
 
-export type { ActionHandle, ActionSpec, Coworkkit, CoworkkitOptions, Proposal };
+export type { ActionHandle, ActionSpec, Coworkkit, CoworkkitOptions, ExposeOptions, Proposal };
+
+/** Where `useModelContext`'s exposure stands. */
+export type ModelContextState =
+  | { readonly status: "idle" | "pending" | "ready" }
+  | { readonly status: "error"; readonly error: Error & { code?: string } };
 
 /**
  * The instance options as props, plus the tree that may use the instance. Options are read
@@ -35,6 +41,14 @@ export function useAction<A = { [key: string]: Json }, R = unknown>(spec: Action
 
 /** The provider's instance; `null` while the wasm is loading. Throws outside a provider. */
 export function useCoworkkit(): Coworkkit | null;
+
+/**
+ * Hands the provider's actions to the browser's own agent (WebMCP) while the calling component
+ * is mounted; StrictMode-safe. `idle` while the wasm loads, `pending` until every tool was
+ * accepted, then `ready`; `error` (code `model_context_unavailable` without WebMCP, or
+ * `model_context_refused`) otherwise.
+ */
+export function useModelContext(options?: ExposeOptions): ModelContextState;
 
 /** The hard proposals waiting for a person; empty while the wasm is loading. */
 export function usePending(): readonly Proposal[];

@@ -160,6 +160,7 @@ function registrationKey(spec) {
     spec.name, spec.description, spec.control ?? null, inputKey(spec.input),
     spec.inputJsonSchema ?? null, spec.approvers ?? null, spec.shareResult ?? null,
     spec.recordResult ?? null, spec.readOnly ?? null, spec.idempotent ?? null,
+    spec.untrustedContent ?? null,
     typeof element === "object" && element !== null ? identity(element) : element ?? null,
     spec.operation ?? null,
     typeof spec.run === "function", typeof spec.confirmationSummary === "function",
@@ -188,6 +189,74 @@ export function useAction(spec) {
     return ck.useAction(stable);
     // `key` stands for the declared fields of the spec; `run`/`confirmationSummary` go through the ref.
   }, [ck, key]);
+}
+
+const IDLE = Object.freeze({ status: "idle" });
+const PENDING = Object.freeze({ status: "pending" });
+const READY = Object.freeze({ status: "ready" });
+
+/** What, when it changes, needs a fresh exposure: the model context, the names, `exposedTo`. */
+function exposureKey(options) {
+  if (options === undefined || options === null) return "";
+  const context = options.modelContext;
+  return JSON.stringify([
+    typeof context === "object" && context !== null ? identity(context) : null,
+    options.actions ?? null, options.exposedTo ?? null,
+  ]);
+}
+
+/**
+ * Hands the provider's actions to the browser's own agent (WebMCP) while the component is
+ * mounted: `ck.exposeToModelContext(options)` once the instance exists, disposed on unmount.
+ * StrictMode's simulated unmount and remount keeps the same registrations (the dispose is
+ * deferred and cancelled, as the provider's is), so no tool is registered twice. A change of
+ * `modelContext`, `actions` or `exposedTo` exposes afresh. Returns where the exposure stands:
+ * `idle` while the wasm loads, `pending` until the browser accepted every tool, then `ready`,
+ * or `error` with the `Error` (code `model_context_unavailable` where there is no WebMCP, code
+ * `model_context_refused` when the browser refused a tool).
+ */
+export function useModelContext(options) {
+  const ck = useCoworkkit();
+  const latest = useRef(options);
+  useCommitEffect(() => { latest.current = options; });
+  const holder = useRef({ exposure: null, ck: null, key: "", disposeTimer: 0 });
+  const [state, setState] = useState(IDLE);
+  const key = exposureKey(options);
+
+  useEffect(() => {
+    const h = holder.current;
+    clearTimeout(h.disposeTimer);
+    h.disposeTimer = 0;
+    if (ck === null) return undefined;
+    if (h.exposure === null || h.ck !== ck || h.key !== key) {
+      h.exposure?.dispose();
+      h.exposure = null;
+      h.ck = ck;
+      h.key = key;
+      let exposure;
+      try {
+        exposure = ck.exposeToModelContext(latest.current);
+      } catch (error) {
+        setState(Object.freeze({ status: "error", error }));
+        return undefined;
+      }
+      h.exposure = exposure;
+      setState(PENDING);
+      exposure.ready.then(
+        () => { if (h.exposure === exposure) setState(READY); },
+        (error) => { if (h.exposure === exposure) setState(Object.freeze({ status: "error", error })); },
+      );
+    }
+    return () => {
+      h.disposeTimer = setTimeout(() => {
+        h.disposeTimer = 0;
+        h.exposure?.dispose();
+        h.exposure = null;
+      }, 0);
+    };
+  }, [ck, key]);
+
+  return ck === null ? IDLE : state;
 }
 
 const NO_PROPOSALS = Object.freeze([]);
