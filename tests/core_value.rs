@@ -198,3 +198,14 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// The one-walk measure agrees with the two it stands for.
+    #[test]
+    fn json_len_within_is_json_len_unless_too_deep(value in arb_value(), limit in 0usize..6) {
+        let expected = (!value.deeper_than(limit)).then(|| value.json_len());
+        prop_assert_eq!(value.json_len_within(limit), expected);
+    }
+}

@@ -785,7 +785,10 @@ impl<R: Clone> Engine<R> {
         };
         if self.disposed {
             // A snapshot of harmless size is kept for the record; a huge one is not worth it.
-            if !args.deeper_than(MAX_DEPTH) && args.json_len() <= self.config.max_args_bytes {
+            if args
+                .json_len_within(MAX_DEPTH)
+                .is_some_and(|size| size <= self.config.max_args_bytes)
+            {
                 refusal.args = args;
                 refusal.snapshot = snapshot;
             }
@@ -795,12 +798,11 @@ impl<R: Clone> Engine<R> {
             let error = Error::UnknownAction(refusal.name.clone());
             return self.refuse(refusal, Gate::Rejected, error, now);
         };
-        if args.deeper_than(MAX_DEPTH) {
+        // Depth and size are measured once, in one walk, on the snapshot everything else sees.
+        let Some(size) = args.json_len_within(MAX_DEPTH) else {
             let error = Error::InvalidArgs("args: nested too deeply".into());
             return self.refuse(refusal, Gate::Rejected, error, now);
-        }
-        // The size is measured once, on the snapshot everything else will see.
-        let size = args.json_len();
+        };
         if size > self.config.max_args_bytes {
             let max = self.config.max_args_bytes;
             return self.refuse(

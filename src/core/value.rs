@@ -64,6 +64,30 @@ impl Value {
         }
     }
 
+    /// [`json_len`](Self::json_len), or `None` when nesting goes deeper than `limit` levels
+    /// (as [`deeper_than`](Self::deeper_than)): both in one walk, which itself never goes
+    /// deeper than `limit`.
+    pub fn json_len_within(&self, limit: usize) -> Option<usize> {
+        let items = |n: usize| n.saturating_sub(1);
+        match self {
+            Value::Array(values) => {
+                let inner = limit.checked_sub(1)?;
+                values.iter().try_fold(2 + items(values.len()), |len, v| {
+                    Some(len + v.json_len_within(inner)?)
+                })
+            }
+            Value::Object(fields) => {
+                let inner = limit.checked_sub(1)?;
+                fields
+                    .iter()
+                    .try_fold(2 + items(fields.len()), |len, (k, v)| {
+                        Some(len + string_len(k) + 1 + v.json_len_within(inner)?)
+                    })
+            }
+            scalar => Some(scalar.json_len()),
+        }
+    }
+
     /// Deep equality that ignores the order of object keys (`0 == -0`).
     pub fn canonical_eq(&self, other: &Value) -> bool {
         match (self, other) {
