@@ -264,13 +264,15 @@ impl CardLayer {
             })
         };
         // Tab and Shift+Tab cycle between the enabled buttons (with two, both directions
-        // alternate), so focus never leaves the card for the browser's UI.
+        // alternate), so focus never leaves the card for the browser's UI. The physical key
+        // counts too: WebKitGTK reports Shift+Tab (GTK's ISO_Left_Tab) as key "Unidentified",
+        // code "Tab".
         let on_tab = {
             let (root, cancel, confirm) = (root.clone(), cancel.clone(), confirm.clone());
             EventListener::new(&dialog, "keydown", move |event: Event| {
                 let is_tab = event
                     .dyn_ref::<KeyboardEvent>()
-                    .is_some_and(|key| key.key() == "Tab");
+                    .is_some_and(|key| key.key() == "Tab" || key.code() == "Tab");
                 if !is_tab {
                     return;
                 }
