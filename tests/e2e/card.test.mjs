@@ -1,5 +1,5 @@
-// The hard card against real input (SPEC §4, §8): Playwright's mouse and keyboard are trusted,
-// `element.click()` and `dispatchEvent` from inside the page are not.
+// The hard card against real input (SPEC §4, §8), in every engine: the driver's mouse and keyboard
+// are trusted, `element.click()` and `dispatchEvent` from inside the page are not.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -369,7 +369,7 @@ test("axe-core finds no accessibility violations on the open card", async () => 
   // (an init script patches attachShadow before the SDK loads); the markup is the same.
   const p = await page({}, { openShadowRoots: true });
   const require = createRequire(import.meta.url);
-  await p.addScriptTag({ content: readFileSync(require.resolve("axe-core/axe.min.js"), "utf8") });
+  await p.addScript({ content: readFileSync(require.resolve("axe-core/axe.min.js"), "utf8") });
   await p.evaluate(() => window.hard("deleteProject", { confirmationSummary: () => "Delete Website redesign and all its 12 tasks?" }));
   await p.evaluate(() => window.call("deleteProject"));
   await waitCard(p, (s) => s.open);

@@ -64,7 +64,7 @@ class FirefoxPage {
     };
     this.keyboard = {
       press: async (key) => {
-        const keys = key.split("+");
+        const keys = key.split("+").map((k) => (k === "Space" ? " " : k));
         for (const k of keys.slice(0, -1)) await page.keyboard.down(k);
         await page.keyboard.press(keys.at(-1));
         for (const k of keys.slice(0, -1).reverse()) await page.keyboard.up(k);

@@ -91,7 +91,10 @@ export async function launch({ args = [] } = {}) {
     version,
     /** Every HTML page this engine loads gets the tap first. */
     html: (text) => text.replace(/<head([^>]*)>/i, (m) => `${m}${TAP_SCRIPT}`),
+    /** WebKitWebDriver serves one session at a time: a new page closes the one before. */
     async newPage({ viewport, colorScheme, openShadowRoots = false } = {}) {
+      for (const d of sessions) await d.quit().catch(() => {});
+      sessions.clear();
       const driver = await new Builder().usingServer(url).withCapabilities({
         browserName: "MiniBrowser",
         "webkitgtk:browserOptions": {
@@ -195,7 +198,7 @@ class WebKitPage {
   async onPart(part, fn, args) {
     return unwrap(await this.#run(`(() => {
       const tap = window[${JSON.stringify(TAP_NAME)}];
-      const roots = tap.roots.map((r) => r.deref()).filter((r) => r && r.host && r.host.hasAttribute("data-coworkkit"));
+      const roots = tap.roots.map((r) => r.deref()).filter((r) => r && r.host && r.host.isConnected && r.host.hasAttribute("data-coworkkit"));
       return (${PART_CALL}).call(null, ${JSON.stringify(part)}, ${JSON.stringify(source(fn))}, ${JSON.stringify(encode(args))}, ...roots);
     })()`));
   }
