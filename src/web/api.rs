@@ -155,6 +155,8 @@ pub(crate) struct Inner {
     pub(crate) hand: RefCell<HandUi>,
     /// Mounted Watch panels, fed every record.
     pub(crate) watch: RefCell<WatchPanels>,
+    /// The instance itself while calls wait or run (see [`Inner::hold_while_busy`]).
+    held: RefCell<Option<Rc<Inner>>>,
 }
 
 const RELEASE_ACTION: u32 = 0;
@@ -333,6 +335,7 @@ impl Coworkkit {
             },
             hand: RefCell::default(),
             watch: RefCell::default(),
+            held: RefCell::new(None),
         });
         // Leaving the page settles what waits (SPEC §3.4): a card must not outlive its page.
         let weak = Rc::downgrade(&inner);
@@ -590,7 +593,28 @@ impl Inner {
         self.waiters
             .write()
             .push((ticket, js::take_resolve(&promise)));
+        self.hold_while_busy();
         promise
+    }
+
+    /// While calls wait or run, the instance holds itself. JS may collect the object that
+    /// `new Coworkkit()` returned as soon as no later code uses it (JavaScriptCore does, for a
+    /// module or async function suspended on `await ck.invoke(...)`), and wasm-bindgen's
+    /// `FinalizationRegistry` would then drop the instance from under its own card: the card
+    /// vanished and the call never settled. Let go once nothing waits or runs, or on dispose,
+    /// in a microtask (never inside a method of the instance, which the last reference could
+    /// free).
+    fn hold_while_busy(&self) {
+        let busy = !self.disposed.get()
+            && (!self.waiters.read().is_empty() || self.engine.read().poll_timeout().is_some());
+        let mut held = self.held.write();
+        if busy {
+            if held.is_none() {
+                *held = self.me.upgrade();
+            }
+        } else if let Some(me) = held.take() {
+            js::when_settled(&JsValue::UNDEFINED, Box::new(move |_, _| drop(me)));
+        }
     }
 
     /// Reads a call in one crossing. Beside the request comes the frozen JS copy of its args
@@ -670,6 +694,7 @@ impl Inner {
         drop(card);
         self.dispose_hand();
         self.dispose_watch();
+        self.hold_while_busy();
     }
 
     /// Performs queued effects until the engine has none, then re-arms the expiry timer.
@@ -682,6 +707,7 @@ impl Inner {
             }
         }
         self.schedule_tick();
+        self.hold_while_busy();
     }
 
     fn schedule_tick(&self) {
