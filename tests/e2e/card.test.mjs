@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep, collectGarbage } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -347,6 +347,35 @@ test("dispose cancels what is pending, removes the card and aborts ctx.signal", 
   const late = await p.evaluate(() => window.ck.invoke({ name: "deleteOne" }));
   assert.equal(late.gate, "cancelled");
   assert.equal(await runs(p, "deleteOne") + await runs(p, "deleteTwo"), 0);
+});
+
+test("an instance the page no longer holds keeps its card and its call until they settle", async () => {
+  // JavaScriptCore collects `ck` in `const ck = new Coworkkit(); await ck.invoke(...)` when no
+  // later code uses it (the README's example): the card must not vanish with the object.
+  const p = await page();
+  await p.evaluate(() => {
+    window.ck.dispose();
+    window.ck = null;
+    window.late = null;
+    (() => {
+      const ck = new window.coworkkit.Coworkkit({ armDelayMs: 100, onActionRecord: (r) => window.records.push(r) });
+      ck.defineAction({ name: "deleteOrphan", description: "d", control: "hard", run: () => "ran" });
+      ck.invoke({ name: "deleteOrphan", args: {} }).then((o) => { window.late = o; });
+    })();
+  });
+  await waitCard(p, (s) => s.open);
+  await collectGarbage(p);
+  await sleep(150);
+  assert.equal((await cardState(p)).open, true, "the card is still there");
+  await clickPart(p, "confirm");
+  await waitCard(p, (s) => !s.open);
+  const late = await p.evaluate(async () => {
+    for (let i = 0; i < 100 && !window.late; i++) await new Promise((r) => setTimeout(r, 20));
+    return window.late;
+  });
+  assert.deepEqual([late?.gate, late?.result], ["confirmed", "ran"]);
+  assert.deepEqual((await p.evaluate(() => window.records)).map((r) => r.gate), ["confirmed"]);
+  assert.deepEqual(p.problems, []);
 });
 
 test("a throwing onActionRecord breaks nothing", async () => {

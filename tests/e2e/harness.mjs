@@ -140,3 +140,32 @@ export async function waitCard(page, predicate, timeout = 5000) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Collects garbage in the page and lets finalizers run. Chromium runs with --expose-gc;
+ * Firefox and WebKit give pages no gc(), so garbage is made until a FinalizationRegistry of
+ * our own has seen most of its sentinels collected, `rounds` times.
+ */
+export function collectGarbage(page, rounds = 3) {
+  return page.evaluate(async (rounds) => {
+    const tick = () => new Promise((r) => setTimeout(r, 30));
+    for (let i = 0; i < rounds; i++) {
+      if (typeof gc === "function") gc();
+      else {
+        // Many sentinels, made in a function of their own: a conservative collector
+        // (JavaScriptCore scans the stack) may keep one alive by a stale slot, not most.
+        let collected = 0;
+        const registry = new FinalizationRegistry(() => { collected += 1; });
+        const sentinels = (n) => { for (let k = 0; k < n; k++) registry.register({ k }, k); };
+        sentinels(32);
+        for (const until = Date.now() + 20000; collected < 16 && Date.now() < until; await tick()) {
+          let junk = [];
+          for (let j = 0; j < 200000; j++) junk.push({ j });
+          junk = null;
+        }
+        if (collected < 16) throw new Error(`no garbage collection within 20 s (${collected} of 32 sentinels)`);
+      }
+      await tick();
+    }
+  }, rounds);
+}

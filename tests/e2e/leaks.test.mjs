@@ -2,7 +2,7 @@
 // churning actions and cards leaves no listeners, DOM or wasm memory behind, in every engine.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, clickPart, waitCard } from "./harness.mjs";
+import { launch, openFixture, clickPart, waitCard, collectGarbage } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -53,27 +53,11 @@ test("10,000 actions registered and disposed, and 1,000 cards settled, leave not
   };
   // Closures handed to JS (a handle's dispose, an unsubscribe function) are freed by
   // wasm-bindgen's FinalizationRegistry when JS collects them: collect, and let the finalizers
-  // run before reading the memory. Chromium runs with --expose-gc; Firefox and WebKit have no
-  // gc() for pages, so garbage is made until a FinalizationRegistry of our own has seen three
-  // collections.
-  const wasmBytes = () => page.evaluate(async () => {
-    const tick = () => new Promise((r) => setTimeout(r, 30));
-    for (let i = 0; i < 3; i++) {
-      if (typeof gc === "function") gc();
-      else {
-        let collected = false;
-        const registry = new FinalizationRegistry(() => { collected = true; });
-        registry.register({}, 0);
-        for (const until = Date.now() + 20000; !collected && Date.now() < until; await tick()) {
-          let junk = [];
-          for (let j = 0; j < 200000; j++) junk.push({ j });
-          junk = null;
-        }
-      }
-      await tick();
-    }
-    return window.wasmMemoryBytes();
-  });
+  // run before reading the memory.
+  const wasmBytes = async () => {
+    await collectGarbage(page);
+    return page.evaluate(() => window.wasmMemoryBytes());
+  };
 
   // Warm up: the card layer is created once and kept; the engine's memory of the last 1024
   // settled calls fills up; allocators reach their working size.
