@@ -1,6 +1,7 @@
 // Firefox (Debian's /usr/bin/firefox-esr) over puppeteer-core, which speaks WebDriver BiDi to
 // it. Its mouse and keyboard (BiDi input.performActions) are trusted input with transient
-// activation; `evaluate` is not a user gesture. The SDK's closed shadow roots are reached
+// activation; `evaluate` is a user gesture (puppeteer asks BiDi for `userActivation: true`, the
+// page sees it a moment later), `evaluateNoGesture` is not. The SDK's closed shadow roots are reached
 // through BiDi itself: `script.callFunction` with `serializationOptions.includeShadowTree: "all"`
 // hands back each host's shadow root, closed ones included, as a shared reference that a
 // later call takes as an argument. The page tap (tap.js, as a BiDi preload script) only counts
@@ -44,6 +45,12 @@ export async function launch({ args = [], prefs = {} } = {}) {
   };
 }
 
+/** The `{ ok | error | missing }` object of a BiDi evaluation result, as a plain object. */
+function plain(answer) {
+  if (answer.type === "exception") throw new Error(answer.exceptionDetails?.text ?? "exception in the page");
+  return Object.fromEntries((answer.result?.value ?? []).map(([k, v]) => [k, v.value]));
+}
+
 class FirefoxPage {
   constructor(context, page) {
     this.engine = "firefox";
@@ -81,8 +88,17 @@ class FirefoxPage {
     return unwrap(await this.page.evaluate(evaluateExpression(source(fn), arg)));
   }
 
-  /** `evaluate` is no user gesture in Firefox. */
-  evaluateNoGesture(fn, arg) { return this.evaluate(fn, arg); }
+  /**
+   * Evaluates without a user gesture: puppeteer's own evaluate asks BiDi for
+   * `userActivation: true` (the page gets transient activation shortly after), this one does
+   * not.
+   */
+  async evaluateNoGesture(fn, arg) {
+    const answer = await this.#realm.evaluate(evaluateExpression(source(fn), arg), true, {
+      userActivation: false, resultOwnership: "none", serializationOptions: { maxObjectDepth: 1 },
+    });
+    return unwrap(plain(answer));
+  }
 
   async addScript({ content, type }) {
     await this.page.addScriptTag({ content, ...(type ? { type } : {}) });
@@ -107,9 +123,7 @@ class FirefoxPage {
       resultOwnership: "none",
       serializationOptions: { maxObjectDepth: 1 },
     });
-    if (answer.type === "exception") throw new Error(answer.exceptionDetails?.text ?? "exception in the page");
-    const value = Object.fromEntries((answer.result?.value ?? []).map(([k, v]) => [k, v.value]));
-    return unwrap(value);
+    return unwrap(plain(answer));
   }
 
   /** Live listeners (counted by the tap) and elements, the closed shadow roots' included. */
