@@ -136,8 +136,10 @@ class ChromiumPage {
     return { count, elements: ids.length };
   }
 
-  async screenshot({ path, clip }) {
-    await this.page.screenshot({ path, ...(clip ? { clip } : {}) });
+  /** The viewport, a clip of it, or one page element (`selector`). */
+  async screenshot({ path, clip, selector }) {
+    if (selector) await this.page.locator(selector).screenshot({ path });
+    else await this.page.screenshot({ path, ...(clip ? { clip } : {}) });
   }
 
   async setViewport(width, height) {

@@ -140,8 +140,10 @@ class FirefoxPage {
     return JSON.parse(answer.result.value);
   }
 
-  async screenshot({ path, clip }) {
-    await this.page.screenshot({ path, ...(clip ? { clip } : {}) });
+  /** The viewport, a clip of it, or one page element (`selector`). */
+  async screenshot({ path, clip, selector }) {
+    if (selector) await (await this.page.$(selector)).screenshot({ path });
+    else await this.page.screenshot({ path, ...(clip ? { clip } : {}) });
   }
 
   async setViewport(width, height) { await this.page.setViewport({ width, height }); }
