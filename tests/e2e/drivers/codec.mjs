@@ -19,6 +19,7 @@ const __ckEnc = (value) => JSON.stringify({ v: value }, function (key, x) {
     if (Object.is(raw, -0)) return { [__ckTag]: "-0" };
   }
   if (typeof raw === "bigint") return { [__ckTag]: "bigint", n: String(raw) };
+  if (typeof Node === "function" && raw instanceof Node) return {}; // as Playwright hands one back
   return x;
 });
 const __ckRevive = (x) => {
