@@ -76,6 +76,9 @@ export async function launch({ args = [] } = {}) {
     env: { ...process.env, DISPLAY: xvfb.display }, stdio: ["ignore", "ignore", "pipe"],
   });
   driverProcess.stderr.on("data", () => {});
+  // Should the test process end without close() (a crash, a kill), take both along.
+  const orphans = () => { for (const c of [driverProcess, xvfb.process]) try { process.kill(c.pid, "SIGKILL"); } catch { /* gone */ } };
+  process.once("exit", orphans);
   const url = `http://127.0.0.1:${port}`;
   const sessions = new Set();
   try {
@@ -112,6 +115,7 @@ export async function launch({ args = [] } = {}) {
       for (const d of sessions) await d.quit().catch(() => {});
       await stop(driverProcess);
       await stop(xvfb.process);
+      process.off("exit", orphans);
     },
   };
 }
