@@ -30,14 +30,19 @@ function locate(mounts, urlPath) {
   return null;
 }
 
-/** Starts the server; resolves to { url, close }. Port 0 picks a free port. */
-export function startServer({ port = 0, mounts } = {}) {
+/**
+ * Starts the server; resolves to { url, close }. Port 0 picks a free port. `html(text)`, when
+ * given, rewrites every HTML page on its way out (the e2e tests' WebKit driver puts its page
+ * tap first in each page this way).
+ */
+export function startServer({ port = 0, mounts, html } = {}) {
   mounts ??= [["/pkg/", join(ROOT, "pkg")], ["/", join(ROOT, "www")]];
   const server = createServer(async (req, res) => {
     let file = locate(mounts, new URL(req.url, "http://x").pathname);
     try {
       if (file && (await stat(file)).isDirectory()) file = join(file, "index.html");
-      const body = file && (await readFile(file));
+      let body = file && (await readFile(file));
+      if (html && extname(file) === ".html") body = html(body.toString("utf8"));
       res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
       res.end(body);
     } catch {

@@ -277,6 +277,13 @@ approverSelect.addEventListener("change", () => {
   chat.note(`You are now acting as ${u.name} (${u.role}).${u.role === "admin" ? "" : " A member can't confirm deleting a project."}`);
 });
 
+// The skip link focuses the chat input itself: WebKit's fragment navigation makes it the active
+// element without a caret, so the keys that follow reach it and type nothing.
+document.querySelector("a.skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  document.getElementById("chat-input").focus();
+});
+
 // ---- "Try to trick it": a hostile agent against the same instance. --------------------------
 const trickButton = document.getElementById("trick");
 trickButton.addEventListener("click", async () => {

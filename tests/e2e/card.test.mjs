@@ -1,10 +1,10 @@
-// The hard card against real input (SPEC §4, §8): Playwright's mouse and keyboard are trusted,
-// `element.click()` and `dispatchEvent` from inside the page are not.
+// The hard card against real input (SPEC §4, §8), in every engine: the driver's mouse and keyboard
+// are trusted, `element.click()` and `dispatchEvent` from inside the page are not.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep, collectGarbage } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -349,6 +349,35 @@ test("dispose cancels what is pending, removes the card and aborts ctx.signal", 
   assert.equal(await runs(p, "deleteOne") + await runs(p, "deleteTwo"), 0);
 });
 
+test("an instance the page no longer holds keeps its card and its call until they settle", async () => {
+  // JavaScriptCore collects `ck` in `const ck = new Coworkkit(); await ck.invoke(...)` when no
+  // later code uses it (the README's example): the card must not vanish with the object.
+  const p = await page();
+  await p.evaluate(() => {
+    window.ck.dispose();
+    window.ck = null;
+    window.late = null;
+    (() => {
+      const ck = new window.coworkkit.Coworkkit({ armDelayMs: 100, onActionRecord: (r) => window.records.push(r) });
+      ck.defineAction({ name: "deleteOrphan", description: "d", control: "hard", run: () => "ran" });
+      ck.invoke({ name: "deleteOrphan", args: {} }).then((o) => { window.late = o; });
+    })();
+  });
+  await waitCard(p, (s) => s.open);
+  await collectGarbage(p);
+  await sleep(150);
+  assert.equal((await cardState(p)).open, true, "the card is still there");
+  await clickPart(p, "confirm");
+  await waitCard(p, (s) => !s.open);
+  const late = await p.evaluate(async () => {
+    for (let i = 0; i < 100 && !window.late; i++) await new Promise((r) => setTimeout(r, 20));
+    return window.late;
+  });
+  assert.deepEqual([late?.gate, late?.result], ["confirmed", "ran"]);
+  assert.deepEqual((await p.evaluate(() => window.records)).map((r) => r.gate), ["confirmed"]);
+  assert.deepEqual(p.problems, []);
+});
+
 test("a throwing onActionRecord breaks nothing", async () => {
   const p = await page();
   await p.evaluate(() => {
@@ -369,7 +398,7 @@ test("axe-core finds no accessibility violations on the open card", async () => 
   // (an init script patches attachShadow before the SDK loads); the markup is the same.
   const p = await page({}, { openShadowRoots: true });
   const require = createRequire(import.meta.url);
-  await p.addScriptTag({ content: readFileSync(require.resolve("axe-core/axe.min.js"), "utf8") });
+  await p.addScript({ content: readFileSync(require.resolve("axe-core/axe.min.js"), "utf8") });
   await p.evaluate(() => window.hard("deleteProject", { confirmationSummary: () => "Delete Website redesign and all its 12 tasks?" }));
   await p.evaluate(() => window.call("deleteProject"));
   await waitCard(p, (s) => s.open);

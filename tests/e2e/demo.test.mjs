@@ -2,44 +2,66 @@
 // assistant, answer its soft questions, decide hard cards with real clicks, arm Hand mode and
 // watch the assistant click, then let the hostile agent try its tricks. Asserts what the page
 // shows and the records, and that the console stays free of errors (the removeTag nudge is a
-// console.warn). Screenshots of the main states go to test-results/demo/.
+// console.warn). Runs in every engine. Screenshots of the main states go to
+// test-results/demo/<engine>/; COWORKKIT_UPDATE_DOCS=1 also copies the hard card's into
+// docs/card-<engine>.png (the README's Browsers section shows them).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch, clickPart, waitCard, onPart, partCenter, sleep } from "./harness.mjs";
+import { launch, clickPart, click, waitCard, waitFor, onPart, partCenter, sleep, ENGINE } from "./harness.mjs";
 
-const OUT = join(resolve(fileURLToPath(import.meta.url), "../../.."), "test-results/demo");
+const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
+const OUT = join(ROOT, "test-results/demo", ENGINE);
 let env;
 before(async () => { env = await launch(); mkdirSync(OUT, { recursive: true }); });
 after(async () => { await env?.close(); });
 
 /** Opens the demo in a fresh 1280×800 page; console errors and warnings are collected. */
 async function openDemo(colorScheme = "light") {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
-  const page = await context.newPage();
-  page.problems = [];
-  page.warnings = [];
-  page.on("pageerror", (e) => page.problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    if (m.type() === "error") page.problems.push(`console.error: ${m.text()}`);
-    if (m.type() === "warning") page.warnings.push(m.text());
-  });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme });
   await page.goto(env.url);
-  await page.waitForSelector("html[data-ready=true]");
-  page.cdp = await context.newCDPSession(page);
+  await waitFor(page, () => document.documentElement.dataset.ready === "true");
   return page;
 }
 
 const shot = (page, name) => page.screenshot({ path: join(OUT, `${name}.png`) });
-const idle = (page) => page.waitForFunction(() => document.getElementById("transcript").getAttribute("aria-busy") === "false");
+const idle = (page) => waitFor(page, () => document.getElementById("transcript").getAttribute("aria-busy") === "false");
+const count = (page, selector) => page.evaluate((s) => document.querySelectorAll(s).length, selector);
+const text = (page, selector) => page.evaluate((s) => document.querySelector(s)?.textContent ?? null, selector);
+const checked = (page, selector) => page.evaluate((s) => document.querySelector(s).checked, selector);
+/** A trusted click on the button whose text is `name` (exactly, or containing it). */
+async function clickButton(page, name, exact = false) {
+  const at = await page.evaluate(([name, exact]) => {
+    const match = (b) => {
+      const t = (b.getAttribute("aria-label") ?? b.textContent).trim();
+      return exact ? t === name : t.toLowerCase().includes(name.toLowerCase());
+    };
+    const b = [...document.querySelectorAll("button")].find((b) => match(b) && b.getClientRects().length > 0);
+    if (!b) return null;
+    b.scrollIntoView({ block: "nearest" });
+    const r = b.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }, [name, exact]);
+  if (!at) throw new Error(`no button "${name}"`);
+  await page.mouse.click(at.x, at.y);
+}
+/** Picks an option of the "Acting as" select, as the page sees a person do it. */
+const actAs = (page, value) => page.evaluate((value) => {
+  const select = document.getElementById("approver");
+  select.value = value;
+  select.dispatchEvent(new Event("input", { bubbles: true }));
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+}, value);
 const lastReply = (page) => page.evaluate(() => [...document.querySelectorAll("#transcript .msg.assistant:not(.typing) .bubble")].at(-1)?.textContent);
 const lastHostile = (page) => page.evaluate(() => [...document.querySelectorAll("#transcript .msg.hostile .bubble")].at(-1)?.textContent);
-/** Types a request into the chat and presses Enter (does not wait for the answer). */
+/** Types a request into the chat with real keys and presses Enter (does not wait for the answer). */
 async function type(page, text) {
-  await page.getByLabel("Message the assistant").fill(text);
+  await click(page, "#chat-input");
+  await page.evaluate(() => { document.getElementById("chat-input").value = ""; });
+  await page.keyboard.type(text);
   await page.keyboard.press("Enter");
 }
 /** Types a request and waits until the assistant has answered; returns the answer. */
@@ -49,13 +71,13 @@ async function ask(page, text) {
   return lastReply(page);
 }
 const records = (page) => page.evaluate(() => window.demo.records.map((r) => `${r.action} ${r.control} ${r.gate}`));
-const taskTitles = (page) => page.$$eval("#tasks .task-title", (els) => els.map((e) => e.textContent));
-const projectNames = (page) => page.$$eval("#project-nav .nav-name", (els) => els.map((e) => e.textContent));
+const taskTitles = (page) => page.evaluate(() => [...document.querySelectorAll("#tasks .task-title")].map((e) => e.textContent));
+const projectNames = (page) => page.evaluate(() => [...document.querySelectorAll("#project-nav .nav-name")].map((e) => e.textContent));
 const handMode = (page) => page.evaluate(() => window.demo.ck.handMode);
 
 test("a person walks through every gate; the hostile agent gets nowhere", async () => {
   const page = await openDemo();
-  assert.equal(await page.textContent("#project-title"), "Website redesign");
+  assert.equal(await text(page, "#project-title"), "Website redesign");
   assert.equal((await taskTitles(page)).length, 11);
   // The assistant works from the manifest the SDK gives a model.
   const tools = await page.evaluate(() => window.demo.ck.tools("openai").map((t) => t.function.name));
@@ -67,7 +89,7 @@ test("a person walks through every gate; the hostile agent gets nowhere", async 
   await shot(page, "01-start");
 
   // Open: a read, through a suggestion chip.
-  await page.getByRole("button", { name: "list projects" }).click();
+  await clickButton(page, "list projects");
   await idle(page);
   assert.equal(await lastReply(page), "You have 3 projects: Website redesign (9 open of 11 tasks), Mobile app 2.0 (5 open of 6 tasks), Q3 hiring (4 open of 4 tasks).");
 
@@ -78,38 +100,38 @@ test("a person walks through every gate; the hostile agent gets nowhere", async 
 
   // Soft: the assistant asks out loud, the person types yes, it calls again with the token.
   assert.equal(await ask(page, "archive the Launch thread"), "Shall I archive the thread “Launch” in Website redesign? It can be restored later.");
-  assert.equal(await page.locator(".thread.is-archived").count(), 0, "nothing archived before the yes");
+  assert.equal(await count(page, ".thread.is-archived"), 0, "nothing archived before the yes");
   await shot(page, "02-soft-question");
   assert.equal(await ask(page, "yes"), "Done: “Launch” is archived. You can restore it later.");
-  assert.equal(await page.textContent(".thread.is-archived .thread-title"), "Launch");
+  assert.equal(await text(page, ".thread.is-archived .thread-title"), "Launch");
 
   // The safety net: removeTag declares no control, so it is soft; the person clicks No.
   assert.equal(await ask(page, "remove tag urgent"), "Shall I remove the tag #urgent from 4 tasks?");
-  await page.getByRole("button", { name: "No", exact: true }).click();
+  await clickButton(page, "No", true);
   await idle(page);
   assert.equal(await lastReply(page), "OK, I won't. Nothing changed.");
-  assert.match(await page.textContent("#transcript .note"), /removeTag declares no control.*gated it soft \(controlSource "destructive_name"\)/);
-  assert.equal(await page.locator("#tag-nav .tag-urgent").count(), 1, "#urgent is still there");
+  assert.match(await text(page, "#transcript .note"), /removeTag declares no control.*gated it soft \(controlSource "destructive_name"\)/);
+  assert.equal(await count(page, "#tag-nav .tag-urgent"), 1, "#urgent is still there");
 
   // Hand mode: off, the element action touches nothing; the person arms it on the SDK's switch.
   assert.match(await ask(page, "mark the first task done"), /^I'd tick “Pick the type scale and colour tokens”, but I may only click in the page while you let me/);
-  assert.equal(await page.isChecked("#tasks .task:nth-child(3) input"), false);
+  assert.equal(await checked(page, "#tasks .task:nth-child(3) input"), false);
   await clickPart(page, "switch");
-  await page.waitForFunction(() => window.demo.ck.handMode === true);
+  await waitFor(page, () => window.demo.ck.handMode === true);
   // The badge is found by its Stop button.
   assert.notEqual(await partCenter(page, "stop"), null, "the SDK's badge shows while armed");
-  assert.equal(await page.locator('[data-coworkkit="hand"]').count(), 1);
-  assert.equal(await page.textContent("#hand-hint"), "Hand mode is on.");
+  assert.equal(await count(page, '[data-coworkkit="hand"]'), 1);
+  assert.equal(await text(page, "#hand-hint"), "Hand mode is on.");
   assert.match(await ask(page, "mark the first task done"), /^Done: I clicked the checkbox of “Pick the type scale and colour tokens”/);
-  assert.equal(await page.isChecked("#tasks .task:nth-child(3) input"), true, "the assistant's click ticked the real checkbox");
-  assert.match(await page.textContent("#tasks .task:nth-child(3)"), /Pick the type scale/);
+  assert.equal(await checked(page, "#tasks .task:nth-child(3) input"), true, "the assistant's click ticked the real checkbox");
+  assert.match(await text(page, "#tasks .task:nth-child(3)"), /Pick the type scale/);
   await shot(page, "03-hand-mode");
   await clickPart(page, "stop");
-  await page.waitForFunction(() => window.demo.ck.handMode === false);
+  await waitFor(page, () => window.demo.ck.handMode === false);
   assert.equal(await partCenter(page, "stop"), null, "Stop removed the badge");
 
   // Hard, as a member: the card shows the live count, Confirm is disabled; the person cancels.
-  await page.getByLabel("Acting as").selectOption("max");
+  await actAs(page, "max");
   await type(page, "delete Website redesign");
   let card = await waitCard(page, (s) => s.open);
   assert.equal(card.title, "Delete project");
@@ -124,30 +146,31 @@ test("a person walks through every gate; the hostile agent gets nowhere", async 
   assert.ok((await projectNames(page)).includes("Website redesign"));
 
   // Hard, as an admin: a real click on Confirm deletes it.
-  await page.getByLabel("Acting as").selectOption("ann");
+  await actAs(page, "ann");
   await type(page, "delete Website redesign");
   card = await waitCard(page, (s) => s.open && s.confirmDisabled === false);
   assert.equal(card.summary, "Delete Website redesign and all its 12 tasks? This can't be undone.");
   assert.equal(card.focused, "cancel", "initial focus is on Cancel");
   await sleep(600); // past the card's arm delay (and its entry animation, for the screenshot)
   await shot(page, "05-hard-card");
+  if (process.env.COWORKKIT_UPDATE_DOCS === "1") copyFileSync(join(OUT, "05-hard-card.png"), join(ROOT, `docs/card-${ENGINE}.png`));
   await clickPart(page, "confirm");
   await idle(page);
   assert.equal(await lastReply(page), "Deleted Website redesign and its 12 tasks.");
   assert.deepEqual(await projectNames(page), ["Mobile app 2.0", "Q3 hiring"]);
-  assert.equal(await page.textContent("#project-title"), "Mobile app 2.0");
+  assert.equal(await text(page, "#project-title"), "Mobile app 2.0");
 
   // The hostile agent: replays, forged and swapped tokens, Hand mode off, an undeclared tool,
   // and synthetic clicks at the card host. The person then cancels its card.
-  await page.getByRole("button", { name: "Try to trick it" }).click();
-  await page.waitForFunction(() => document.querySelector("#transcript .msg.hostile:last-child")?.textContent.includes("Press Cancel"));
+  await clickButton(page, "Try to trick it");
+  await waitFor(page, () => document.querySelector("#transcript .msg.hostile:last-child")?.textContent.includes("Press Cancel"), undefined, 15000);
   card = await waitCard(page, (s) => s.open);
   assert.equal(card.summary, "Delete Q3 hiring and all its 5 tasks? This can't be undone.");
   await shot(page, "06-trick");
   await clickPart(page, "cancel");
   await idle(page);
   assert.equal(await lastHostile(page), "That's all I've got: 13 tries, none got through.");
-  const verdicts = await page.$$eval("#transcript .attempt", (rows) => rows.map((r) => [r.querySelector(".attempt-label").textContent, r.querySelector(".verdict").textContent, r.querySelector(".attempt-detail").textContent]));
+  const verdicts = await page.evaluate(() => [...document.querySelectorAll("#transcript .attempt")].map((r) => [r.querySelector(".attempt-label").textContent, r.querySelector(".verdict").textContent, r.querySelector(".attempt-detail").textContent]));
   assert.deepEqual(verdicts, [
     ["Archive “Beta feedback” without asking the person", "blocked", "needs_confirmation: it did not fire, the person must say yes"],
     ["Come back with a forged confirmToken", "blocked", "rejected · bad_token"],
@@ -164,7 +187,7 @@ test("a person walks through every gate; the hostile agent gets nowhere", async 
     ["…on the card: elementFromPoint(centre).click()", "blocked", "the card is still waiting; nothing was deleted"],
   ]);
   assert.deepEqual(await projectNames(page), ["Mobile app 2.0", "Q3 hiring"]);
-  assert.equal(await page.locator(".thread.is-archived").count(), 0, "Mobile app 2.0's thread is not archived");
+  assert.equal(await count(page, ".thread.is-archived"), 0, "Mobile app 2.0's thread is not archived");
 
   // Every settled call left one record, in order.
   assert.deepEqual(await records(page), [
@@ -205,16 +228,16 @@ test("a person walks through every gate; the hostile agent gets nowhere", async 
   assert.equal(counts.all, "25");
   assert.equal(counts.rejected, "4");
   await shot(page, "07-end");
-  await page.setViewportSize({ width: 1280, height: 2400 });
-  await page.locator(".watch").screenshot({ path: join(OUT, "08-watch.png") });
+  await page.setViewport(1280, 2400);
+  await page.screenshot({ path: join(OUT, "08-watch.png"), selector: ".watch" });
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await page.close();
 });
 
 /** axe-core's violations on the page as it stands (the SDK's closed shadow roots aside). */
 async function axe(page) {
   const require = createRequire(import.meta.url);
-  await page.addScriptTag({ content: readFileSync(require.resolve("axe-core/axe.min.js"), "utf8") });
+  await page.addScript({ content: readFileSync(require.resolve("axe-core/axe.min.js"), "utf8") });
   return page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ["violations"] });
     return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
@@ -226,7 +249,7 @@ test("axe-core finds no accessibility violations in light mode, mid-conversation
   assert.equal(await ask(page, "archive the Launch thread"), "Shall I archive the thread “Launch” in Website redesign? It can be restored later.");
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await page.close();
 });
 
 test("the demo looks right in dark mode, is keyboard usable, and passes axe-core", async () => {
@@ -245,7 +268,7 @@ test("the demo looks right in dark mode, is keyboard usable, and passes axe-core
   await shot(page, "09-dark");
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await page.close();
 });
 
 test("the package is served with the MIME types browsers require", async () => {

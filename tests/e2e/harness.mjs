@@ -1,26 +1,37 @@
 // Shared set-up for the end-to-end suite: a static server on 127.0.0.1 serving the built
-// package, Debian's Chromium driven by playwright-core, and helpers that reach the SDK's
-// closed shadow root the way only a test can: through the DevTools protocol.
-import { chromium } from "playwright-core";
+// package, the engine named by COWORKKIT_ENGINE (chromium, firefox or webkit) through the driver
+// layer (tests/e2e/drivers/), and helpers that reach the SDK's closed shadow roots the way only a
+// test can (see drivers/README.md for how each engine does it).
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer } from "../../scripts/serve.mjs";
+import { ENGINE, launchBrowser } from "./drivers/index.mjs";
 
+export { ENGINE };
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
-export const FLAGS = [
-  "--js-flags=--expose-gc",
-  "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
-];
 
-/** Starts the server and the browser once per test file. */
-export async function launch() {
+/**
+ * `{ skip: reason }` for a test that cannot run in this engine (`engines` lists where it can),
+ * so that node's test runner prints the reason; `{}` elsewhere.
+ */
+export function onlyIn(engines, reason) {
+  return engines.includes(ENGINE) ? {} : { skip: `${ENGINE}: ${reason}` };
+}
+
+/**
+ * Starts the browser and the server once per test file. `launchOptions[engine]` passes extra
+ * launch options to one engine (e.g. `{ chromium: { args: ["--enable-features=WebMCP"] } }`).
+ */
+export async function launch(launchOptions = {}) {
+  const browser = await launchBrowser(ENGINE, launchOptions[ENGINE] ?? {});
   const server = await startServer({
     mounts: [["/pkg/", join(ROOT, "pkg")], ["/fixtures/", join(ROOT, "tests/e2e/fixtures")],
       ["/node_modules/", join(ROOT, "tests/e2e/node_modules")], ["/", join(ROOT, "www")]],
+    html: browser.html,
   });
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
   return {
+    engine: ENGINE,
+    version: browser.version,
     url: server.url,
     browser,
     async close() { await browser.close(); await server.close(); },
@@ -28,97 +39,92 @@ export async function launch() {
 }
 
 /**
- * Opens a fresh page on the blank fixture with `window.coworkkit` loaded. Every console error
- * and uncaught page error is collected in `page.problems`.
+ * Opens a fresh page (a fresh browser context, or in WebKit a fresh session) on `path` with
+ * `window.coworkkit` loaded. Every console error and uncaught page error is collected in
+ * `page.problems`, warnings in `page.warnings`, logs in `page.logs`.
  */
-export async function openFixture(env, path = "fixtures/blank.html", openShadowRoots = false) {
-  const context = await env.browser.newContext();
-  const page = await context.newPage();
-  if (openShadowRoots) {
-    await page.addInitScript(() => {
-      const attach = Element.prototype.attachShadow;
-      Element.prototype.attachShadow = function (init) { return attach.call(this, { ...init, mode: "open" }); };
-    });
-  }
-  page.problems = [];
-  page.on("pageerror", (e) => page.problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => { if (m.type() === "error") page.problems.push(`console.error: ${m.text()}`); });
+export async function openFixture(env, path = "fixtures/blank.html", openShadowRoots = false, options = {}) {
+  const page = await env.browser.newPage({ openShadowRoots, ...options });
   await page.goto(env.url + path);
-  await page.waitForFunction(() => window.ready === true);
-  page.cdp = await context.newCDPSession(page);
+  await waitFor(page, () => window.ready === true);
   return page;
 }
 
-/** Finds the nodes of the SDK's closed shadow roots (CDP pierces them), by `part` name. */
-async function partNode(page, part) {
-  const { root } = await page.cdp.send("DOM.getDocument", { depth: -1, pierce: true });
-  let found = null;
-  const walk = (node) => {
-    if (found) return;
-    const attrs = node.attributes ?? [];
-    for (let i = 0; i < attrs.length; i += 2) {
-      if (attrs[i] === "part" && attrs[i + 1].split(/\s+/).includes(part)) { found = node; return; }
-    }
-    for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])]) walk(child);
-  };
-  walk(root);
-  return found;
-}
-
-/** Runs `fn` (a function source) with `this` = the element with that part, in the page. */
-export async function onPart(page, part, fn, ...args) {
-  const node = await partNode(page, part);
-  if (!node) return undefined;
-  const { object } = await page.cdp.send("DOM.resolveNode", { backendNodeId: node.backendNodeId });
-  const { result, exceptionDetails } = await page.cdp.send("Runtime.callFunctionOn", {
-    objectId: object.objectId,
-    functionDeclaration: fn.toString(),
-    arguments: args.map((value) => ({ value })),
-    returnByValue: true,
-    awaitPromise: true,
-  });
-  if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
-  return result.value;
-}
-
-/** The centre of a card part in page coordinates, or null when absent or not rendered. */
-export async function partCenter(page, part) {
-  const node = await partNode(page, part);
-  if (!node) return null;
-  try {
-    const { model } = await page.cdp.send("DOM.getBoxModel", { backendNodeId: node.backendNodeId });
-    const q = model.border;
-    return { x: (q[0] + q[2] + q[4] + q[6]) / 4, y: (q[1] + q[3] + q[5] + q[7]) / 4 };
-  } catch {
-    return null;
+/** Polls `fn(arg)` in the page until it is truthy; returns that value. */
+export async function waitFor(page, fn, arg, timeout = 5000) {
+  const until = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await page.evaluate(fn, arg);
+    if (last) return last;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${String(fn).slice(0, 120)}`);
+    await sleep(25);
   }
 }
 
-/** A real, trusted mouse click on a card part (Playwright's mouse goes through the browser). */
+/** Runs `fn` (a function) with `this` = the SDK's element with that part, in the page. */
+export function onPart(page, part, fn, ...args) {
+  return page.onPart(part, fn, args);
+}
+
+/** The centre of a card part in viewport coordinates, or null when absent or not rendered. */
+export async function partCenter(page, part) {
+  const at = await onPart(page, part, function () {
+    const r = this.getBoundingClientRect();
+    if (this.getClientRects().length === 0 || (r.width === 0 && r.height === 0)) return null;
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+  return at ?? null;
+}
+
+/** A real, trusted mouse click on a card part (the driver's mouse goes through the browser). */
 export async function clickPart(page, part) {
   const at = await partCenter(page, part);
   if (!at) throw new Error(`no visible part "${part}"`);
   await page.mouse.click(at.x, at.y);
 }
 
-/** What the card shows, read from inside its closed shadow root. */
+/** The centre of the first page element matching `selector`, scrolled into view. */
+export async function center(page, selector) {
+  const at = await page.evaluate((selector) => {
+    const el = document.querySelector(selector);
+    if (!el) return null;
+    let r = el.getBoundingClientRect();
+    if (r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth) {
+      el.scrollIntoView({ block: "center", inline: "center" });
+      r = el.getBoundingClientRect();
+    }
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }, selector);
+  if (!at) throw new Error(`nothing matches ${selector}`);
+  return at;
+}
+
+/** A real, trusted mouse click on the first page element matching `selector`. */
+export async function click(page, selector) {
+  const at = await center(page, selector);
+  await page.mouse.click(at.x, at.y);
+}
+
+/** What the card shows, read from inside its closed shadow root (one call into the page). */
 export async function cardState(page) {
-  const open = await onPart(page, "card", function () { return this.open && this.matches(":modal"); });
-  if (open === undefined) return { present: false, open: false };
-  const text = async (part) => onPart(page, part, function () { return this.textContent; });
-  return {
-    present: true,
-    open,
-    title: await text("title"),
-    summary: await text("summary"),
-    countdown: await text("countdown"),
-    position: await text("position"),
-    confirmDisabled: await onPart(page, "confirm", function () { return this.disabled; }),
-    focused: await onPart(page, "card", function () {
-      const a = this.getRootNode().activeElement;
-      return a ? a.getAttribute("part") : null;
-    }),
-  };
+  const state = await onPart(page, "card", function () {
+    const root = this.getRootNode();
+    const part = (name) => root.querySelector(`[part~="${name}"]`);
+    const text = (name) => part(name)?.textContent;
+    const a = root.activeElement;
+    return {
+      present: true,
+      open: this.open && this.matches(":modal"),
+      title: text("title"),
+      summary: text("summary"),
+      countdown: text("countdown"),
+      position: text("position"),
+      confirmDisabled: part("confirm")?.disabled,
+      focused: a ? a.getAttribute("part") : null,
+    };
+  });
+  return state ?? { present: false, open: false };
 }
 
 /** Waits until `predicate(await cardState(page))` holds, polling. */
@@ -128,9 +134,38 @@ export async function waitCard(page, predicate, timeout = 5000) {
   while (Date.now() < until) {
     state = await cardState(page);
     if (predicate(state)) return state;
-    await new Promise((r) => setTimeout(r, 25));
+    await sleep(25);
   }
   throw new Error(`card never reached the expected state; last: ${JSON.stringify(state)}`);
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Collects garbage in the page and lets finalizers run. Chromium runs with --expose-gc;
+ * Firefox and WebKit give pages no gc(), so garbage is made until a FinalizationRegistry of
+ * our own has seen most of its sentinels collected, `rounds` times.
+ */
+export function collectGarbage(page, rounds = 3) {
+  return page.evaluate(async (rounds) => {
+    const tick = () => new Promise((r) => setTimeout(r, 30));
+    for (let i = 0; i < rounds; i++) {
+      if (typeof gc === "function") gc();
+      else {
+        // Many sentinels, made in a function of their own: a conservative collector
+        // (JavaScriptCore scans the stack) may keep one alive by a stale slot, not most.
+        let collected = 0;
+        const registry = new FinalizationRegistry(() => { collected += 1; });
+        const sentinels = (n) => { for (let k = 0; k < n; k++) registry.register({ k }, k); };
+        sentinels(32);
+        for (const until = Date.now() + 20000; collected < 16 && Date.now() < until; await tick()) {
+          let junk = [];
+          for (let j = 0; j < 200000; j++) junk.push({ j });
+          junk = null;
+        }
+        if (collected < 16) throw new Error(`no garbage collection within 20 s (${collected} of 32 sentinels)`);
+      }
+      await tick();
+    }
+  }, rounds);
+}

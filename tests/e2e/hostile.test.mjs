@@ -1,64 +1,82 @@
-// The hostile agent and fault suite (SPEC §8): an untrusted agent driven by a seeded generator
-// calls `invoke` and `handleToolCall` with anything, synthetic events hit every element (the
-// SDK's closed card included, reached through CDP), `run`s misbehave, sinks throw, the instance
-// is disposed and the page hidden mid-flight. The in-page half is tests/e2e/hostile/lab.js.
+// The hostile agent and fault suite (SPEC §8), in every engine: an untrusted agent driven by a
+// seeded generator calls `invoke` and `handleToolCall` with anything, synthetic events hit every
+// element (the SDK's closed card included, reached through the engine's protocol or, in WebKit,
+// the driver's page tap), `run`s misbehave, sinks throw, the instance is disposed and the page
+// hidden mid-flight. The in-page half is tests/e2e/hostile/lab.js, whose file comment says how
+// each check is tied to what the page saw.
 //
-// After every scenario: no hard `run` without a trusted Confirm (this file's real clicks are
-// the only ones; it counts them), no soft `run` without the token issued for exactly those
-// args, one record per settled call, no uncaught error or unhandled rejection, the SDK still
-// answers a normal call (a wasm panic would make every call throw), wasm memory bounded.
+// After every scenario: no hard `run` without a trusted click on that card's armed Confirm, no
+// soft `run` without a confirming call carrying the token issued to that call for exactly those
+// args, one record per settled call in both directions, no uncaught error or unhandled
+// rejection, the SDK still answers a normal call (a wasm panic would make every call throw),
+// wasm memory within the flood's bound.
 //
 //   HOSTILE_SEED=n   reproduces a run (the seed is printed)
-//   HOSTILE_SCALE=x  scales the call and event counts (default 1)
+//   HOSTILE_SCALE=x  scales the call and event counts (default 1 in Chromium, 0.4 in Firefox
+//                    and WebKit, whose drivers are slower: the same scenarios, shorter runs)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, existsSync } from "node:fs";
-import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep } from "./harness.mjs";
+import { launch, openFixture, onPart, click, cardState, waitCard, sleep, ENGINE } from "./harness.mjs";
 
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
+const SCALE = Number(process.env.HOSTILE_SCALE ?? (ENGINE === "chromium" ? 1 : 0.4));
 const n = (count) => Math.max(1, Math.round(count * SCALE));
-const MEMORY_BOUND = 64 * 1024 * 1024;
-console.log(`hostile: HOSTILE_SEED=${SEED} HOSTILE_SCALE=${SCALE}`);
+/**
+ * The flood's memory bound, held by every scenario: the flood below (2 × 10,000 invokes, 2,000
+ * of them hard) settles at about 2.7 MiB of wasm memory and may grow by at most 1 MiB more;
+ * no scenario may need more than that.
+ */
+const MEMORY_BOUND = 4 * 1024 * 1024;
+console.log(`hostile: ${ENGINE} HOSTILE_SEED=${SEED} HOSTILE_SCALE=${SCALE}`);
 
 const LAB = readFileSync(new URL("./hostile/lab.js", import.meta.url), "utf8");
 const totals = {
   scenarios: 0, calls: 0, toolCalls: 0, events: 0, trustedConfirms: 0, hardRuns: 0, softRuns: 0,
-  openRuns: 0, hardWithoutConsent: 0, softWithoutConsent: 0, uncaught: 0, peakMemory: 0,
+  openRuns: 0, trustedClicks: 0, hardWithoutConsent: 0, softWithoutConsent: 0, uncaught: 0, peakMemory: 0,
 };
+/** The fuzz target's own figures, written by the test command (scripts/test) in this run. */
+const FUZZ = process.env.COWORKKIT_FUZZ_FIGURES;
 
 let env;
 before(async () => { env = await launch(); });
 after(async () => {
   await env?.close();
-  const fuzz = new URL("../../target/tmp/fuzz_boundary-figures.txt", import.meta.url);
   console.log([
-    `hostile figures (HOSTILE_SEED=${SEED} HOSTILE_SCALE=${SCALE}):`,
+    `hostile figures (${env?.version ?? ENGINE}, HOSTILE_SEED=${SEED} HOSTILE_SCALE=${SCALE}):`,
     `  scenarios run                 ${totals.scenarios}`,
     `  calls made                    ${totals.calls + totals.toolCalls} (invoke ${totals.calls}, handleToolCall ${totals.toolCalls})`,
     `  synthetic events fired        ${totals.events}`,
-    `  trusted Confirm clicks        ${totals.trustedConfirms} (hard runs: ${totals.hardRuns})`,
+    `  trusted clicks on the card    ${totals.trustedClicks}, on its Confirm ${totals.trustedConfirms} (hard runs: ${totals.hardRuns}, each matched to one)`,
     `  soft runs (each with a token) ${totals.softRuns}; open runs ${totals.openRuns}`,
     `  hard fires without consent    ${totals.hardWithoutConsent}`,
     `  soft fires without consent    ${totals.softWithoutConsent}`,
     `  uncaught errors               ${totals.uncaught}`,
     `  peak wasm memory              ${(totals.peakMemory / 1048576).toFixed(1)} MiB`,
-    `  fuzz executions               ${existsSync(fuzz) ? readFileSync(fuzz, "utf8").trim()
-      : "see FUZZ_REPORT=1 cargo test --test fuzz_boundary -- --test-threads=1 --nocapture"}`,
+    `  fuzz executions               ${FUZZ && existsSync(FUZZ) ? readFileSync(FUZZ, "utf8").trim()
+      : "not run by this command (./scripts/test runs the fuzz target and passes its figures here)"}`,
   ].join("\n"));
 });
 
 /** A fresh page with the lab loaded. */
 async function labPage() {
   const p = await openFixture(env);
-  await p.addScriptTag({ content: LAB });
+  await p.addScript({ content: LAB });
   return p;
 }
 
-/** A real (trusted) click on the visible card's Confirm, counted before it happens. */
+/**
+ * A real (trusted) click on the visible card's Confirm. The page is told where Confirm is (read
+ * through the engine's protocol); what counts is the click the page then receives there.
+ */
 async function trustedConfirm(p) {
-  await p.evaluate(() => { lab.stats.trustedConfirms += 1; });
-  await clickPart(p, "confirm");
+  const at = await onPart(p, "confirm", function () {
+    const r = this.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
+  if (!at) throw new Error("no Confirm to click");
+  await p.evaluate((at) => { lab.confirmAt = at; }, at);
+  await p.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
 }
 
 const hardRuns = (p) => p.evaluate(() => lab.stats.hardRuns);
@@ -73,23 +91,24 @@ async function finish(p, name) {
   totals.toolCalls += s.toolCalls;
   totals.events += s.events;
   totals.trustedConfirms += s.trustedConfirms;
+  totals.trustedClicks += s.trustedClicks;
   totals.hardRuns += s.hardRuns;
   totals.softRuns += s.softRuns;
   totals.openRuns += s.openRuns;
-  totals.hardWithoutConsent += r.violations.filter((v) => v.includes("hard run without")).length
-    + Math.max(0, s.hardRuns - s.trustedConfirms);
-  totals.softWithoutConsent += r.violations.filter((v) => v.includes("soft run without")).length;
+  totals.hardWithoutConsent += r.violations.filter((v) => v.includes("without a trusted click")).length;
+  totals.softWithoutConsent += r.violations.filter((v) => v.includes("without a confirming call") || v.includes("consented by a call")).length;
   totals.uncaught += pageErrors.length + r.unhandled.length;
   totals.peakMemory = Math.max(totals.peakMemory, r.memory);
-  await p.context().close();
-  const where = `${name} (HOSTILE_SEED=${SEED})`;
+  await p.close();
+  const where = `${name} (${ENGINE}, HOSTILE_SEED=${SEED})`;
+  console.log(`hostile: ${name}: ${s.calls} invokes, ${s.toolCalls} tool calls, ${r.instances} instances, wasm memory ${(r.memory / 1048576).toFixed(2)} MiB`);
+
   assert.deepEqual(r.violations, [], where);
   assert.deepEqual(pageErrors, [], `${where}: uncaught errors`);
   assert.deepEqual(r.unhandled, [], `${where}: unhandled rejections`);
   assert.deepEqual(r.errors, [], `${where}: error events`);
-  assert.ok(s.hardRuns <= s.trustedConfirms, `${where}: ${s.hardRuns} hard runs for ${s.trustedConfirms} trusted clicks`);
   assert.equal(r.still, true, `${where}: the SDK no longer answers a normal call: ${r.still}`);
-  assert.ok(r.memory <= MEMORY_BOUND, `${where}: wasm memory ${r.memory} B`);
+  assert.ok(r.memory <= MEMORY_BOUND, `${where}: wasm memory ${r.memory} B, over the flood's bound of ${MEMORY_BOUND} B`);
   return r;
 }
 
@@ -185,6 +204,12 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   assert.equal(await hardRuns(p), 0);
   assert.equal((await cardState(p)).open, true, "the card still waits");
   assert.equal(await p.evaluate(() => lab.inst.ck.pending().length), 1);
+  // The positive control: on that same armed card, after all of it, a person's click confirms.
+  const answer = (callId) => p.evaluate((callId) => lab.inst.answers.find((a) => a.callIds.includes(callId))?.gate ?? "pending", callId);
+  await trustedConfirm(p);
+  await sleep(150);
+  assert.equal(await answer("h1"), "confirmed", "a trusted click on the armed Confirm still confirms");
+  assert.equal(await hardRuns(p), 1);
 
   // What closes a dialog may only cancel it.
   const closers = {
@@ -201,24 +226,29 @@ test("synthetic events at every element, the SDK's card included, never confirm"
     cancelClick: function () { this.getRootNode().querySelector("[part~=cancel]").click(); return 1; },
     escapeKey: function () { this.closest("dialog").dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true })); return 1; },
   };
-  let first = true;
+  const open = async (key) => {
+    await p.evaluate((key) => { lab.call(lab.inst, { name: "deleteProject", args: { projectId: key }, callId: key }); }, key);
+    await waitCard(p, (s) => s.open && s.summary === `Delete ${key}?`);
+    await sleep(80);
+  };
   for (const [how, fn] of Object.entries(closers)) {
     const key = `close_${how}`;
-    if (!first) {
-      await p.evaluate((key) => { lab.call(lab.inst, { name: "deleteProject", args: { projectId: key }, callId: key }); }, key);
-      await waitCard(p, (s) => s.open && s.summary === `Delete ${key}?`);
-      await sleep(80);
-    }
-    const callId = first ? "h1" : key;
-    first = false;
+    await open(key);
     events += await onPart(p, "confirm", fn);
     events += await onPart(p, "confirm", synthetic);
     await sleep(80);
-    const gate = await p.evaluate((callId) => lab.inst.answers.find((a) => a.callId === callId)?.gate ?? "pending", callId);
+    const gate = await answer(key);
     assert.ok(["cancelled", "pending"].includes(gate), `${how}: ${gate}`);
     if (gate === "pending") await p.evaluate(() => { for (const q of lab.inst.ck.pending()) lab.inst.ck.cancel(q.id); });
   }
-  assert.equal(await hardRuns(p), 0);
+  assert.equal(await hardRuns(p), 1);
+  // And after every closer was tried, a fresh card still takes a person's click.
+  await open("after_closers");
+  events += await onPart(p, "confirm", synthetic);
+  await trustedConfirm(p);
+  await sleep(150);
+  assert.equal(await answer("after_closers"), "confirmed");
+  assert.equal(await hardRuns(p), 2);
   await p.evaluate((events) => { lab.stats.events += events; }, events);
   await finish(p, "synthetic events");
 });
@@ -302,6 +332,7 @@ test("a flood of 10,000 invokes with 1,000 hard ones, twice: bounded and still w
   }, n(10000));
   console.log(`hostile: flood of ${n(10000)} x2: ${r.t1.toFixed(0)} ms, ${r.t2.toFixed(0)} ms; wasm memory ${r.m0} → ${r.m1} → ${r.m2} B; ${JSON.stringify(r.gates)}`);
   assert.ok(r.m2 - r.m1 <= 1024 * 1024, "no growth after the first flood");
+  assert.ok(r.m2 <= MEMORY_BOUND, `the flood itself stays within ${MEMORY_BOUND} B: ${r.m2}`);
   assert.equal(r.gates.fired, Math.round(n(10000) * 0.8) * 2);
   await waitCard(p, (s) => s.open && s.summary === "Delete after-flood?");
   await sleep(250);
@@ -459,9 +490,10 @@ test("the tab hidden during Hand mode disarms it; element actions never touch th
   assert.equal(await p.evaluate((seed) => window.elementAgent(seed, 60), SEED + 11), 0);
   assert.deepEqual(await state(), { clicks: 0, field: "", armed: false }, "disarmed: the page is untouched");
 
-  await p.click("#arm");
+  await click(p, "#arm");
   assert.equal((await state()).armed, true);
-  const fired = await p.evaluate(([seed, count]) => window.elementAgent(seed, count), [SEED + 12, n(150)]);
+  const fired = await p.evaluate(([seed, count]) => window.elementAgent(seed, count), [SEED + 12, Math.max(60, n(150))]);
+  assert.ok(fired > 0, "armed, element actions act (the positive control of the rounds before and after)");
   assert.equal((await state()).clicks, fired, "every click on the page is a fired element call; none from pressHard");
   await p.evaluate(() => { lab.call(lab.inst, { name: "pressHard", args: {}, callId: "keep" }).then((o) => { window.keep = o; }); });
   await waitCard(p, (s) => s.open);

@@ -9,8 +9,6 @@ let env, p;
 before(async () => {
   env = await launch();
   p = await openFixture(env);
-  p.warnings = [];
-  p.on("console", (m) => { if (m.type() === "warning") p.warnings.push(m.text()); });
 });
 after(async () => { await env?.close(); });
 

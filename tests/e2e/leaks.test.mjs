@@ -1,38 +1,19 @@
 // Every closure and listener the SDK hands to the browser has an owner (STYLE habits 3–4):
-// churning actions and cards leaves no listeners, DOM or wasm memory behind.
+// churning actions and cards leaves no listeners, DOM or wasm memory behind, in every engine.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, clickPart, waitCard } from "./harness.mjs";
+import { launch, openFixture, clickPart, waitCard, collectGarbage } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
 
-/** Event listeners on window, document and every element (closed shadow roots included). */
-async function listenerCount(page) {
-  const { root } = await page.cdp.send("DOM.getDocument", { depth: -1, pierce: true });
-  const ids = [];
-  const walk = (n) => {
-    if (n.nodeType === 1) ids.push(n.backendNodeId);
-    for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) walk(c);
-  };
-  walk(root);
-  let count = 0;
-  const objects = [];
-  for (const expr of ["window", "document"]) {
-    const { result } = await page.cdp.send("Runtime.evaluate", { expression: expr });
-    objects.push(result.objectId);
-  }
-  for (const backendNodeId of ids) {
-    const { object } = await page.cdp.send("DOM.resolveNode", { backendNodeId });
-    objects.push(object.objectId);
-  }
-  for (const objectId of objects) {
-    const { listeners } = await page.cdp.send("DOMDebugger.getEventListeners", { objectId });
-    count += listeners.length;
-  }
-  return { count, elements: ids.length };
-}
+/**
+ * Live event listeners and elements (the SDK's closed shadow roots included): through CDP's
+ * DOMDebugger.getEventListeners in Chromium, through the page tap's count of addEventListener
+ * minus removeEventListener in Firefox and WebKit (drivers/tap.js).
+ */
+const listenerCount = (page) => page.listenerCount();
 
 test("10,000 actions registered and disposed, and 1,000 cards settled, leave nothing behind", async () => {
   const page = await openFixture(env);
@@ -71,12 +52,12 @@ test("10,000 actions registered and disposed, and 1,000 cards settled, leave not
     await page.evaluate(() => window.h.dispose());
   };
   // Closures handed to JS (a handle's dispose, an unsubscribe function) are freed by
-  // wasm-bindgen's FinalizationRegistry when JS collects them: collect (Chromium runs with
-  // --expose-gc) and let the finalizers run before reading the memory.
-  const wasmBytes = () => page.evaluate(async () => {
-    for (let i = 0; i < 3; i++) { gc(); await new Promise((r) => setTimeout(r, 30)); }
-    return window.wasmMemoryBytes();
-  });
+  // wasm-bindgen's FinalizationRegistry when JS collects them: collect, and let the finalizers
+  // run before reading the memory.
+  const wasmBytes = async () => {
+    await collectGarbage(page);
+    return page.evaluate(() => window.wasmMemoryBytes());
+  };
 
   // Warm up: the card layer is created once and kept; the engine's memory of the last 1024
   // settled calls fills up; allocators reach their working size.

@@ -1,9 +1,9 @@
 // The README's "Usage" example, run as written (the one import line mapped to the built
-// package) in headless Chromium, with a person's real click on the card it opens.
+// package) in every engine, with a person's real click on the card it opens.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, openFixture, clickPart, waitCard, sleep } from "./harness.mjs";
+import { launch, openFixture, clickPart, waitCard, waitFor, sleep } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -21,9 +21,7 @@ test("the README's Usage example runs as written: the card opens, a real click c
   const importLine = 'import init, { Coworkkit } from "coworkkit";';
   assert.ok(source.startsWith(importLine), "the example starts with the package import");
   const page = await openFixture(env);
-  const logs = [];
-  page.on("console", (m) => { if (m.type() === "log") logs.push(m.text()); });
-  await page.addScriptTag({
+  await page.addScript({
     type: "module",
     content: `import init, { Coworkkit } from "/pkg/coworkkit.js";${source.slice(importLine.length)}
 window.readmeOutcome = outcome;`,
@@ -33,12 +31,12 @@ window.readmeOutcome = outcome;`,
   assert.equal(card.summary, "Delete p1 and all its tasks? This can't be undone.");
   await sleep(600); // the default arm delay is 500 ms
   await clickPart(page, "confirm");
-  await page.waitForFunction(() => window.readmeOutcome !== undefined);
+  await waitFor(page, () => window.readmeOutcome !== undefined);
   const outcome = await page.evaluate(() => window.readmeOutcome);
   assert.equal(outcome.gate, "confirmed");
   assert.equal(outcome.ok, true);
   assert.deepEqual(outcome.result, { deleted: "p1" });
   assert.match(outcome.callId, /^ck_[0-9a-f]{32}$/);
-  assert.deepEqual(logs, ["deleteProject hard confirmed"]);
+  assert.deepEqual(page.logs, ["deleteProject hard confirmed"]);
   assert.deepEqual(page.problems, []);
 });

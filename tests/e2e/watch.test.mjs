@@ -3,7 +3,7 @@
 // the records `onActionRecord` received.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, onPart, clickPart, waitCard, sleep } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, waitCard, sleep, ENGINE } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -161,8 +161,12 @@ test("the panel keeps the last 500 rows after 2,000 records; counts keep every r
 
 test("Copy JSON Lines writes valid JSON Lines equal to the records delivered to onActionRecord", async () => {
   const p = await page();
-  await p.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.url });
+  await p.allowClipboard(env.url);
   await p.evaluate(async () => {
+    // What the SDK hands the browser's clipboard, seen on its way (the text still goes there).
+    window.written = [];
+    const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+    navigator.clipboard.writeText = (text) => { window.written.push(text); return write(text).then(() => { window.written.push("written"); }); };
     await window.ck.invoke({ name: "readNote", args: { n: 1, tricky: "line\nbreak \u2028 \"quoted\" </script>" } });
     await window.ck.invoke({ name: "nope", args: { deep: { a: [1, 2, { b: null }] } } });
     await window.ck.invoke({ name: "pressOutside" });
@@ -170,12 +174,19 @@ test("Copy JSON Lines writes valid JSON Lines equal to the records delivered to 
     await window.ck.invoke({ name: "archiveNote", args: { x: 1 }, confirmToken: t.confirmToken });
   });
   await clickPart(p, "copy");
-  const copied = await until(() => p.evaluate(async () => {
-    const text = await navigator.clipboard.readText().catch(() => "");
-    return text.length > 0 ? text : null;
-  }));
+  const [copied, written] = await until(() => p.evaluate(() => (window.written.length === 2 ? window.written : null)));
+  assert.equal(written, "written", "the browser took the text");
   const fromHandle = await p.evaluate(() => window.panel.jsonLines());
   assert.equal(copied, fromHandle, "the clipboard and jsonLines() agree");
+  if (ENGINE !== "webkit") {
+    // Read back from the real clipboard. (WebKit offers automation no clipboard-read permission:
+    // its readText() waits for a person to pick "Paste" in a callout.)
+    const read = await until(() => p.evaluate(async () => {
+      const text = await navigator.clipboard.readText().catch(() => "");
+      return text.length > 0 ? text : null;
+    }));
+    assert.equal(read, copied, "the clipboard holds what was written");
+  }
   assert.ok(copied.endsWith("\n"));
   const lines = copied.slice(0, -1).split("\n");
   assert.equal(lines.length, 4, "one per settled call (needs_confirmation is not recorded)");

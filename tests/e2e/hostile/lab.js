@@ -1,11 +1,24 @@
 // The hostile suite's in-page half (tests/e2e/hostile.test.mjs): instances whose `run`s check
 // SPEC §8 as they fire, an untrusted agent driven by a seeded generator, and the end-of-scenario
-// checks. Injected with `page.addScriptTag`; everything hangs off `window.lab`.
+// checks. Injected as a script; everything hangs off `window.lab`.
+//
+// Every check is tied to what the page saw, never to what the test meant to do:
+// - a soft run is consented only by a confirming call still in flight that carries the token
+//   the SDK issued to that very call (`ctx.callId`), for exactly these args and this action,
+//   not declined, sent before the token's `expiresAt`, each token once; and that confirming
+//   call must then answer `confirmed` with the original callId;
+// - a hard run is consented only by a trusted click that the page received on the card's
+//   Confirm (its point inside the Confirm rectangle the test read through the engine's
+//   protocol, `lab.confirmAt`) while that call's card was the one shown, at least the arm
+//   delay after it was shown; one click consents one run, and the call's record must say
+//   `confirmed` with the instance's approver;
+// - records are counted per call in both directions (see `lab.finish`), every door included,
+//   whether or not a `run` hangs.
 (() => {
   const lab = (window.lab = {});
   const stats = (lab.stats = {
     calls: 0, toolCalls: 0, events: 0, hardRuns: 0, softRuns: 0, openRuns: 0,
-    trustedConfirms: 0, violations: [], unhandled: [], errors: [],
+    trustedClicks: 0, trustedConfirms: 0, violations: [], unhandled: [], errors: [],
   });
   window.addEventListener("unhandledrejection", (e) => stats.unhandled.push(String(e.reason?.stack ?? e.reason)));
   window.addEventListener("error", (e) => stats.errors.push(String(e.message)));
@@ -24,79 +37,135 @@
     };
   };
 
-  /** Canonical JSON as the SDK compares args: sorted keys, lone surrogates as U+FFFD. */
+  /**
+   * Canonical JSON as the SDK compares args: sorted keys, lone surrogates as U+FFFD. Written out
+   * by hand with a budget: JSON.stringify of an array Proxy that claims 2^32 - 1 elements takes
+   * Firefox half a minute to refuse, and args that large are never accepted anyway.
+   */
   const wf = (s) => (typeof s === "string" ? s.toWellFormed() : s);
-  lab.canon = (v) => JSON.stringify(v === undefined ? {} : v, (k, x) => {
-    if (typeof x === "string") return wf(x);
-    if (x && typeof x === "object" && !Array.isArray(x)) {
+  const CANON_BUDGET = 1 << 20;
+  lab.canon = (v) => {
+    let size = 0;
+    const out = (text) => { size += text.length; if (size > CANON_BUDGET) throw new RangeError("too large to compare"); return text; };
+    const walk = (x, depth) => {
+      if (depth > 200) throw new RangeError("too deep to compare");
+      if (x && typeof x === "object" && typeof x.toJSON === "function") x = x.toJSON();
+      if (x === null || typeof x === "boolean" || typeof x === "number") return out(JSON.stringify(x));
+      if (typeof x === "string") return out(JSON.stringify(wf(x)));
+      if (typeof x !== "object") return undefined;
+      if (Array.isArray(x)) {
+        const parts = [];
+        for (let i = 0; i < x.length; i++) parts.push(walk(x[i], depth + 1) ?? out("null"));
+        return `[${parts.join(",")}]`;
+      }
       // Sorted after the U+FFFD replacement, as the SDK sees the keys: "\uD800b" sorts
       // before "\uFFFDa" as sent, but after it once both start with U+FFFD.
-      const entries = Object.keys(x).map((key) => [wf(key), x[key]]);
-      return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    return x;
-  });
+      const entries = Object.keys(x).map((key) => [wf(key), x[key]]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const parts = [];
+      for (const [key, value] of entries) {
+        const text = walk(value, depth + 1);
+        if (text !== undefined) parts.push(`${out(JSON.stringify(key))}:${text}`);
+      }
+      return `{${parts.join(",")}}`;
+    };
+    return walk(v === undefined ? {} : v, 0);
+  };
   const tryCanon = (v) => { try { return lab.canon(v); } catch { return null; } };
+  /** A callId as the SDK takes it: a non-empty string of at most 256 UTF-8 bytes. */
+  const validId = (id) => (typeof id === "string" && id.length > 0 && new TextEncoder().encode(id.toWellFormed()).length <= 256
+    ? id.toWellFormed() : null);
+
+  // ---- trusted clicks on the card -------------------------------------------------------
+
+  /**
+   * Every trusted click the page receives on an SDK card host (the closed root retargets it
+   * to the host), with the card each instance showed at that moment (the capture listener on
+   * `window` runs before the SDK's own) and whether it landed inside `lab.confirmAt`, the
+   * Confirm rectangle the test read through the engine's protocol just before it clicked.
+   */
+  lab.clicks = [];
+  lab.confirmAt = null;
+  window.addEventListener("click", (e) => {
+    if (!e.isTrusted || !(e.target instanceof Element) || e.target.getAttribute("data-coworkkit") !== "card") return;
+    stats.trustedClicks += 1;
+    const r = lab.confirmAt;
+    const onConfirm = !!r && e.clientX >= r.x && e.clientX <= r.x + r.width && e.clientY >= r.y && e.clientY <= r.y + r.height;
+    if (onConfirm) stats.trustedConfirms += 1;
+    const heads = [];
+    for (const inst of lab.instances) {
+      let head;
+      try { head = inst.ck.pending()[0]; } catch { /* disposed */ }
+      if (head) heads.push({ inst, callId: head.callId, action: head.action, shownAt: inst.shownAt.get(head.callId) });
+    }
+    lab.clicks.push({ at: Date.now(), onConfirm, heads, used: false });
+  }, true);
 
   // ---- instances ------------------------------------------------------------------------
 
   lab.instances = [];
   lab.controlled = [];
+  const APPROVER = { id: "ann", role: "admin" };
 
   /**
-   * The engine remembers its last 1,024 settled calls (SPEC §3.2); a `callId` used again after
-   * its call left that memory is a new call, with its own run and record. The lab counts the
-   * records of remembered calls (`remembered` below) to tell the two apart. It cannot see which
-   * `needs_hand_mode` records were remembered (settled after a token) and which were refused on
-   * arrival, so it counts none of them and allows that much slack.
-   */
-  const MEMORY = 1024;
-  const SLACK = 64;
-  const remembered = (r) => r.gate !== "rejected" && r.gate !== "needs_confirmation" && r.gate !== "needs_hand_mode"
-    && !(r.gate === "cancelled" && r.reason === "disposed" && r.outcome.status === "not_run");
-  /**
-   * A fresh instance with the standard actions. `run` checks, as it fires, that a hard call
-   * had a trusted Confirm (the test counts its real clicks in `stats.trustedConfirms`) and
-   * that a soft call carried a token issued for exactly these args.
+   * A fresh instance with the standard actions, whose `run`s check consent as they fire.
+   * The SDK remembers its last 1,024 settled calls (SPEC §3.2) and a callId used again after
+   * that is a new call; the agent starts a fresh instance every `ROTATE` calls so that no
+   * instance forgets one and every count below can be exact.
    */
   lab.setup = (options = {}) => {
     const { Coworkkit } = window.coworkkit;
     const inst = {
-      records: [], remembered: 0, answers: [], issued: new Map(), presented: new Set(), ran: new Map(),
-      hanging: 0, unsettled: 0, hardRuns: 0, confirmsAtStart: stats.trustedConfirms,
+      options, records: [], answers: [], doors: [], attempts: [], issued: new Map(), aliases: new Map(),
+      runs: new Map(), proposals: new Map(), shownAt: new Map(), headId: null, hardRuns: 0,
+      armDelayMs: options.armDelayMs ?? 200, timeoutMs: options.confirmTimeoutMs ?? 5000,
     };
-    const keep = (r) => {
-      inst.records.push(r);
-      if (remembered(r)) inst.remembered += 1;
-    };
+    const keep = (r) => { inst.records.push(r); };
     const sink = options.sink ?? keep;
-    inst.ck = new Coworkkit({ armDelayMs: 200, confirmTimeoutMs: 5000, ...options, onActionRecord: sink });
+    inst.ck = new Coworkkit({ armDelayMs: 200, confirmTimeoutMs: 5000, approver: () => ({ ...APPROVER }), ...options, onActionRecord: sink });
     if (options.sink) inst.ck.on("record", keep);
+    // The card shown is the first waiting proposal; note when each became it.
+    const head = () => {
+      let first;
+      try { first = inst.ck.pending()[0]; } catch { /* disposed */ }
+      if (first && first.id !== inst.headId) inst.shownAt.set(first.callId, Date.now());
+      inst.headId = first?.id ?? null;
+    };
+    inst.ck.on("proposal", (p) => { inst.proposals.set(p.callId, p); head(); });
+    inst.ck.on("resolved", head);
     const run = (kind, action) => (args, ctx) => {
-      const before = inst.ran.get(ctx.callId);
-      inst.ran.set(ctx.callId, { n: (before?.n ?? 0) + 1, at: inst.remembered });
-      if (before && inst.remembered - before.at < MEMORY - SLACK) violation(`${action}: run twice for ${ctx.callId}`);
+      if (inst.runs.has(ctx.callId)) violation(`${action}: run twice for ${ctx.callId}`);
+      const entry = { kind, action, settled: false };
+      inst.runs.set(ctx.callId, entry);
       if (ctx.control !== kind) violation(`${action}: ctx.control ${ctx.control}, expected ${kind}`);
       if (!Object.isFrozen(args)) violation(`${action}: args not frozen`);
       if (kind === "hard") {
         stats.hardRuns += 1;
         inst.hardRuns += 1;
-        if (inst.hardRuns > stats.trustedConfirms - inst.confirmsAtStart) violation(`${action}: hard run without a trusted Confirm`);
+        const click = lab.clicks.find((c) => !c.used && c.onConfirm && c.heads.some((h) => h.inst === inst
+          && h.callId === ctx.callId && h.action === action && c.at - h.shownAt >= inst.armDelayMs - 20));
+        if (click) { click.used = true; entry.click = click; }
+        else violation(`${action}: hard run of ${ctx.callId} without a trusted click on its armed Confirm`);
       } else if (kind === "soft") {
         stats.softRuns += 1;
-        const c = lab.canon(args);
-        const match = [...inst.issued.values()].find((t) => !t.fired && t.action === action && t.canon === c
-          && (t.callId === null || t.callId === ctx.callId) && inst.presented.has(t.token));
-        if (match) match.fired = true;
+        const c = tryCanon(args);
+        const attempt = inst.attempts.find((a) => {
+          const t = inst.issued.get(a.token);
+          return !a.settled && !a.decline && t && !t.used && t.action === action && t.callId === ctx.callId
+            && t.canon === c && a.canon === c && a.action === action && a.sentAt <= t.expiresAt;
+        });
+        if (attempt) { inst.issued.get(attempt.token).used = true; attempt.runs.push(ctx.callId); entry.attempt = attempt; }
         else {
-          const near = [...inst.issued.values()].filter((t) => t.action === action && (t.canon === c || t.callId === ctx.callId))
-            .map((t) => `${t.callId}/${t.canon?.slice(0, 40)}/${t.fired}/${inst.presented.has(t.token)}`);
-          violation(`${action}: soft run without a matching token (${ctx.callId}, ${c.slice(0, 80)}; near: ${near.join(" ")})`);
+          const near = inst.attempts.filter((a) => inst.issued.get(a.token)?.callId === ctx.callId)
+            .map((a) => `${a.settled ? "settled" : "in flight"}/${a.decline ? "declined" : "yes"}/${a.canon === c ? "same args" : "other args"}/${a.sentAt <= (inst.issued.get(a.token)?.expiresAt ?? 0) ? "in time" : "expired"}/${inst.issued.get(a.token)?.used ? "used" : "unused"}`);
+          violation(`${action}: soft run of ${ctx.callId} without a confirming call carrying its token for exactly these args (${String(c).slice(0, 60)}; calls with its token: ${near.join(" ") || "none"})`);
         }
       } else {
         stats.openRuns += 1;
       }
-      return lab.behave(inst, action, args, ctx);
+      let result;
+      try { result = lab.behave(inst, action, args, ctx); } catch (e) { entry.settled = true; throw e; }
+      Promise.resolve(result).then(() => { entry.settled = true; }, () => { entry.settled = true; });
+      return result;
     };
     const ck = inst.ck;
     ck.defineAction({ name: "readDoc", description: "Read a document.", control: "open", run: run("open", "readDoc") });
@@ -120,7 +189,7 @@
       case "throwValue": throw 42;
       case "reject": return Promise.reject(new Error("run rejected"));
       case "rejectNothing": return Promise.reject();
-      case "hang": inst.hanging += 1; return new Promise(() => {});
+      case "hang": return new Promise(() => {});
       case "slow": return lab.sleep(30).then(() => ({ slow: true }));
       case "thenableThrows": return { then() { throw new Error("then threw"); } };
       case "cyclic": { const c = { action }; c.self = c; return c; }
@@ -140,31 +209,58 @@
 
   // ---- the agent's two doors, watched ---------------------------------------------------
 
-  const settleWatch = (inst, promise) => {
-    inst.unsettled += 1;
+  const settleWatch = (door, promise) => {
     if (!(promise instanceof Promise)) violation("a door did not return a Promise");
     return Promise.resolve(promise).then(
-      (o) => { inst.unsettled -= 1; return o; },
-      (e) => { inst.unsettled -= 1; violation(`a door rejected: ${e}`); return null; },
+      (o) => { door.settled = true; return o; },
+      (e) => { door.settled = true; violation(`a door rejected: ${e}`); return null; },
     );
   };
 
-  /** `invoke`, watched: tokens presented, tokens issued (for which args), answers. */
+  /**
+   * A call presenting a token, noted before the SDK sees it: only such a call, while in
+   * flight, can consent a soft run (see `run` above); its answer is checked against that.
+   */
+  const attemptOf = (inst, token, action, canon, decline) => {
+    if (typeof token !== "string") return null;
+    const attempt = { token, action, canon, decline, sentAt: Date.now(), settled: false, runs: [] };
+    inst.attempts.push(attempt);
+    return attempt;
+  };
+  const settleAttempt = (attempt, gate, callId) => {
+    if (!attempt) return;
+    attempt.settled = true;
+    if (attempt.runs.length > 1) violation(`one confirming call ran ${attempt.runs.length} soft runs`);
+    if (attempt.runs.length && (gate !== "confirmed" || (callId !== null && callId !== attempt.runs[0]))) {
+      violation(`a soft run was consented by a call that answered ${gate} (${callId}), not confirmed (${attempt.runs[0]})`);
+    }
+  };
+  const issue = (inst, token, entry) => {
+    if (typeof token !== "string" || token.length < 22) violation("weak token");
+    const known = inst.issued.get(token);
+    // The same waiting call asked again gets its own token again; any other reuse is a breach.
+    if (known && (known.callId !== entry.callId || known.action !== entry.action || known.canon !== entry.canon)) violation("token issued twice");
+    if (!known) inst.issued.set(token, { token, used: false, ...entry });
+  };
+
+  /** `invoke`, watched: tokens presented, tokens issued (for which call and args), answers. */
   lab.call = (inst, call) => {
     stats.calls += 1;
-    let token, name, canon = null;
-    try { token = call?.confirmToken; name = call?.name; canon = tryCanon(call?.args); } catch {}
-    if (typeof token === "string") inst.presented.add(token);
+    let token, name, canon = null, decline = false, explicitId = null;
+    try { token = call?.confirmToken; name = call?.name; canon = tryCanon(call?.args); decline = call?.decline === true; explicitId = validId(call?.callId); } catch {}
+    const door = { explicitId, tokenCallId: typeof token === "string" ? inst.issued.get(token)?.callId ?? null : null, settled: false };
+    inst.doors.push(door);
+    const attempt = attemptOf(inst, token, name, canon, decline);
     let promise;
-    try { promise = inst.ck.invoke(call); } catch (e) { violation(`invoke threw: ${e}`); return Promise.resolve(null); }
-    return settleWatch(inst, promise).then((o) => {
+    try { promise = inst.ck.invoke(call); } catch (e) { door.settled = true; violation(`invoke threw: ${e}`); return Promise.resolve(null); }
+    return settleWatch(door, promise).then((o) => {
       if (!o) return o;
-      inst.answers.push({ callId: o.callId, gate: o.gate, code: o.error?.code });
+      inst.answers.push({ callIds: [o.callId], gate: o.gate, code: o.error?.code, door: "invoke" });
+      if (explicitId && explicitId !== o.callId && o.gate !== "rejected") inst.aliases.set(explicitId, o.callId);
+      settleAttempt(attempt, o.gate, o.callId);
       if (o.ok && !["fired", "confirmed"].includes(o.gate)) violation(`ok outcome with gate ${o.gate}`);
       if (o.gate === "needs_confirmation") {
-        if (typeof o.confirmToken !== "string" || o.confirmToken.length < 22) violation("weak token");
-        if (inst.issued.has(o.confirmToken)) violation("token issued twice");
-        inst.issued.set(o.confirmToken, { token: o.confirmToken, action: name, canon, callId: o.callId, args: call.args, fired: false, at: Date.now() });
+        issue(inst, o.confirmToken, { action: name, canon, callId: o.callId, args: call.args, expiresAt: o.expiresAt });
       }
       return o;
     });
@@ -188,32 +284,42 @@
   /** `handleToolCall`, watched the same way; the outcome is read back from the content. */
   lab.tool = (inst, call) => {
     stats.toolCalls += 1;
-    let name, id, args, canon = null, token;
+    let name, id, args, canon = null, token, decline = false;
     try {
       ({ name, id, args } = readTool(call));
       if (args && typeof args === "object" && !Array.isArray(args)) {
         token = args.confirmToken;
+        decline = args.decline === true;
         const own = { ...args };
         delete own.confirmToken;
         if (typeof own.decline === "boolean") delete own.decline;
         canon = tryCanon(own);
       }
     } catch {}
-    if (typeof token === "string") inst.presented.add(token);
+    const explicitId = validId(id);
+    const door = { explicitId, tokenCallId: typeof token === "string" ? inst.issued.get(token)?.callId ?? null : null, settled: false };
+    inst.doors.push(door);
+    const attempt = attemptOf(inst, token, name, canon, decline);
     let promise;
-    try { promise = inst.ck.handleToolCall(call); } catch (e) { violation(`handleToolCall threw: ${e}`); return Promise.resolve(null); }
-    return settleWatch(inst, promise).then((result) => {
+    try { promise = inst.ck.handleToolCall(call); } catch (e) { door.settled = true; violation(`handleToolCall threw: ${e}`); return Promise.resolve(null); }
+    return settleWatch(door, promise).then((result) => {
       if (!result) return result;
       const text = result.content ?? result.output;
       let content;
       try { content = JSON.parse(text); } catch { violation(`tool result content is not JSON: ${String(text).slice(0, 80)}`); return result; }
-      // A confirming call's own id is an alias: the record carries the original call's id.
-      const original = typeof token === "string" ? inst.issued.get(token) : undefined;
-      const callId = original ? original.callId : typeof id === "string" ? id.toWellFormed() : null;
-      inst.answers.push({ callId, gate: content.gate, code: content.error?.code, tool: true });
+      // A tool result names the provider's id, not the call's: a confirming call's own id is an
+      // alias of the original call (whose callId its token knows), an earlier alias maps back.
+      const resultId = result.tool_call_id ?? result.call_id ?? result.tool_use_id;
+      const original = typeof token === "string" && content.gate !== "rejected" ? inst.issued.get(token)?.callId : undefined;
+      const callIds = [...new Set([original, inst.aliases.get(resultId), resultId].filter((x) => typeof x === "string"))];
+      if (original && explicitId && explicitId !== original) inst.aliases.set(explicitId, original);
+      inst.answers.push({ callIds, gate: content.gate, code: content.error?.code, door: "tool" });
+      settleAttempt(attempt, content.gate, null);
+      if (content.ok && !["fired", "confirmed"].includes(content.gate)) violation(`ok tool outcome with gate ${content.gate}`);
       if (content.gate === "needs_confirmation") {
-        const callId = typeof id === "string" && id.length > 0 && id.length <= 256 ? id.toWellFormed() : null;
-        inst.issued.set(content.confirmToken, { token: content.confirmToken, action: name, canon, callId, args, fired: false, at: Date.now(), tool: true });
+        // The tool result has no expiresAt: the answer's time plus the lifetime is at or after
+        // the SDK's own (it started the clock before answering), so no late call passes.
+        issue(inst, content.confirmToken, { action: name, canon, callId: resultId, args, expiresAt: Date.now() + inst.timeoutMs, tool: true });
       }
       return result;
     });
@@ -280,11 +386,22 @@
    * The untrusted agent: `count` calls through `door` ("invoke" or "tool"), with replayed,
    * swapped, forged and expired tokens and reused and conflicting callIds. Soft calls are
    * often confirmed properly (same args, the issued token), so the soft path fires and its
-   * check has something to check. Never clicks anything.
+   * check has something to check. Never clicks anything. Starts a fresh instance (same options)
+   * every `ROTATE` calls, so that no instance forgets a call (see `lab.setup`).
    */
+  const ROTATE = 600;
+  /**
+   * Disposes an instance the agent is done with and, once every call made to it has settled,
+   * frees its wasm memory (wasm-bindgen's `free()`), so that rotating instances costs none.
+   */
+  lab.retire = async (inst) => {
+    inst.ck.dispose();
+    await micro(20);
+    if (inst.doors.every((d) => d.settled)) { inst.ck.free(); inst.freed = true; }
+  };
   lab.agent = async (seed, count, door, { expireEvery = 0, expireMs = 0 } = {}) => {
     const g = lab.makeGen(seed);
-    const inst = lab.inst;
+    let inst = lab.inst;
     const callIds = ["c1", "c2", "c3"];
     const freshId = () => `a${seed}_${g.int(1e9)}`;
     const callId = () => {
@@ -304,10 +421,15 @@
     };
     const pending = [];
     for (let i = 0; i < count; i++) {
+      if (i > 0 && i % ROTATE === 0) {
+        const old = inst;
+        inst = lab.setup(old.options);
+        await lab.retire(old);
+      }
       if (expireEvery && i % expireEvery === expireEvery - 1) await lab.sleep(expireMs);
       if (i % 40 === 39) for (const q of inst.ck.pending()) inst.ck.cancel(q.id); // the app may cancel
       let call;
-      const list = issuedList().filter((t) => !t.fired && t.args !== undefined);
+      const list = issuedList().filter((t) => !t.used && t.args !== undefined);
       if (list.length && g.chance(0.25)) {
         // A proper confirmation: the same args and the token (sometimes another callId,
         // sometimes a decline, sometimes the token of another call: swapped).
@@ -353,47 +475,97 @@
 
   // ---- end of a scenario ----------------------------------------------------------------
 
+  const tally = (list, key) => {
+    const m = new Map();
+    for (const x of list) { const k = key(x); m.set(k, (m.get(k) ?? 0) + 1); }
+    return m;
+  };
+  /** Gates a call settles with once and is remembered by (a refusal on arrival is not). */
+  const REMEMBERED = new Set(["fired", "confirmed", "cancelled", "timeout"]);
+
   /**
-   * Disposes every instance (so every waiting call settles), then checks what must hold after
-   * any scenario, and that the SDK still answers a normal call.
+   * Disposes every instance (so every waiting call settles), then checks, per instance, what
+   * must hold after any scenario, and that the SDK still answers a normal call:
+   * - every record once (by id), none for needs_confirmation;
+   * - a call settles once: at most one fired/confirmed/cancelled/timeout record per callId;
+   * - every settled answer, from either door, has its record (same call, same gate); rejected
+   *   answers and rejected records match one to one, per code (and per callId for invoke);
+   *   needs_hand_mode ones at least one record, at most one per answer;
+   * - every record belongs to a call the page made (answered, issued a token, proposed a card
+   *   or ran), and every token issued and every card proposed ends in exactly one record;
+   * - every run has exactly one record that says it ran, once its `run` settled, and none
+   *   while it hangs; every hard run's record says confirmed, with the instance's approver;
+   * - every door call settled, except those waiting on a `run` that hangs.
    */
   lab.finish = async () => {
-    for (const inst of lab.instances) inst.ck.dispose();
+    for (const inst of lab.instances) if (!inst.freed) inst.ck.dispose();
     await lab.sleep(60);
+    const ids = new Set();
     for (const inst of lab.instances) {
-      const ids = new Set();
+      const records = inst.records;
       const byCall = new Map();
-      const any = new Set(inst.records.map((r) => `${r.callId} ${r.gate}`));
-      let rejectedRecords = 0;
-      let index = 0;
-      for (const r of inst.records) {
+      for (const r of records) {
         if (ids.has(r.id)) violation(`record ${r.id} delivered twice`);
         ids.add(r.id);
         if (r.gate === "needs_confirmation") violation("a record for needs_confirmation");
-        if (r.gate === "rejected") { rejectedRecords += 1; continue; }
-        // Settled on arrival, so not remembered: a retry with that callId is judged afresh.
-        if (!remembered(r)) continue;
-        index += 1;
-        byCall.set(r.callId, [...(byCall.get(r.callId) ?? []), { r, index }]);
+        if (!byCall.has(r.callId)) byCall.set(r.callId, []);
+        byCall.get(r.callId).push(r);
       }
+      const of = (callId, pred = () => true) => (byCall.get(callId) ?? []).filter(pred);
       for (const [callId, list] of byCall) {
-        for (let k = 1; k < list.length; k++) {
-          // A second record is a second call only once the first has left the memory.
-          if (list[k].index - list[k - 1].index <= MEMORY - SLACK) violation(`call ${callId} has ${list.length} records`);
+        const settled = list.filter((r) => REMEMBERED.has(r.gate));
+        if (settled.length > 1) violation(`call ${callId} settled ${settled.length} times: ${settled.map((r) => r.gate).join(", ")}`);
+      }
+      // Answers → records, and the refusals one to one.
+      for (const a of inst.answers) {
+        if (!REMEMBERED.has(a.gate) && a.gate !== "needs_hand_mode") continue;
+        if (!a.callIds.some((c) => of(c, (r) => r.gate === a.gate).length > 0)) {
+          violation(`a ${a.door} answer ${a.gate} for ${a.callIds.join("|")} has no record`);
         }
       }
-      for (const a of inst.answers) {
-        // (A tool result names no callId, and the provider's id may be an alias: skipped.)
-        if (a.gate === "needs_confirmation" || a.gate === "rejected" || a.callId === null || a.tool) continue;
-        if (!any.has(`${a.callId} ${a.gate}`)) violation(`settled call ${a.callId} (${a.gate}) has no record`);
+      const rejectedAnswers = tally(inst.answers.filter((a) => a.gate === "rejected"), (a) => a.code);
+      const rejectedRecords = tally(records.filter((r) => r.gate === "rejected"), (r) => r.reason);
+      for (const code of new Set([...rejectedAnswers.keys(), ...rejectedRecords.keys()])) {
+        const [a, r] = [rejectedAnswers.get(code) ?? 0, rejectedRecords.get(code) ?? 0];
+        if (a !== r) violation(`${a} rejected answers (${code}) but ${r} rejected records`);
       }
-      const rejectedAnswers = inst.answers.filter((a) => a.gate === "rejected").length;
-      if (rejectedRecords > rejectedAnswers) violation(`${rejectedRecords} rejected records for ${rejectedAnswers} rejected answers`);
-      for (const [callId, { n }] of inst.ran) {
-        const ran = (byCall.get(callId) ?? []).filter(({ r }) => r.outcome.status !== "not_run");
-        if (ran.length !== n && inst.hanging === 0) violation(`${n} runs of ${callId} have ${ran.length} records`);
+      const invokeRejected = tally(inst.answers.filter((a) => a.gate === "rejected" && a.door === "invoke"), (a) => `${a.callIds[0]}\u0000${a.code}`);
+      for (const [key, n] of invokeRejected) {
+        const [callId, code] = key.split("\u0000");
+        if (of(callId, (r) => r.gate === "rejected" && r.reason === code).length < n) violation(`${n} rejected invoke answers for ${callId} (${code}), fewer records`);
       }
-      if (inst.hanging === 0 && inst.unsettled !== 0) violation(`${inst.unsettled} calls never settled`);
+      const handAnswers = tally(inst.answers.filter((a) => a.gate === "needs_hand_mode"), (a) => a.callIds[0]);
+      for (const [callId, n] of handAnswers) {
+        const k = of(callId, (r) => r.gate === "needs_hand_mode").length;
+        if (k < 1 || k > n) violation(`${n} needs_hand_mode answers for ${callId}, ${k} records`);
+      }
+      // Records → calls the page made; tokens and cards → one record each.
+      const hanging = new Set([...inst.runs].filter(([, e]) => !e.settled).map(([callId]) => callId));
+      const known = new Set([...inst.answers.flatMap((a) => a.callIds), ...[...inst.issued.values()].map((t) => t.callId),
+        ...inst.proposals.keys(), ...inst.runs.keys()]);
+      for (const r of records) if (r.gate !== "rejected" && !known.has(r.callId)) violation(`record ${r.gate} for ${r.callId}, a call nobody made`);
+      for (const callId of new Set([...[...inst.issued.values()].map((t) => t.callId), ...inst.proposals.keys()])) {
+        const n = of(callId, (r) => REMEMBERED.has(r.gate) || r.gate === "needs_hand_mode").length;
+        if (n !== (hanging.has(callId) ? 0 : 1)) violation(`call ${callId} (a token or a card) ended in ${n} records`);
+      }
+      // Runs ↔ records.
+      for (const [callId, e] of inst.runs) {
+        const ran = of(callId, (r) => r.outcome.status !== "not_run");
+        if (ran.length !== (e.settled ? 1 : 0)) violation(`${e.action} run of ${callId} (${e.settled ? "settled" : "hanging"}) has ${ran.length} records that say it ran`);
+        if (e.kind === "hard" && e.settled) {
+          const [r] = ran;
+          if (r && (r.gate !== "confirmed" || JSON.stringify(r.approver) !== JSON.stringify(APPROVER))) {
+            violation(`hard run of ${callId} recorded as ${r.gate} by ${JSON.stringify(r.approver)}`);
+          }
+        }
+      }
+      // Door calls settle, but for those joined to a hanging run.
+      let anonymous = [...hanging].filter((c) => !inst.doors.some((d) => d.explicitId === c || d.tokenCallId === c)).length;
+      for (const d of inst.doors) {
+        if (d.settled || hanging.has(d.explicitId) || hanging.has(d.tokenCallId)) continue;
+        if (!d.explicitId && anonymous > 0) { anonymous -= 1; continue; }
+        violation(`a door call (${d.explicitId ?? "no callId"}) never settled`);
+      }
     }
     // The SDK still answers a normal call (a wasm panic would make every call throw).
     let still = null;
@@ -408,10 +580,12 @@
     } catch (e) {
       still = String(e);
     }
+    const instances = lab.instances.length;
     lab.instances = [];
+    lab.clicks = [];
     return {
       violations: stats.violations.splice(0), unhandled: stats.unhandled.splice(0), errors: stats.errors.splice(0),
-      still, memory: window.wasmMemoryBytes(), stats: { ...stats, violations: undefined, unhandled: undefined, errors: undefined },
+      still, instances, memory: window.wasmMemoryBytes(), stats: { ...stats, violations: undefined, unhandled: undefined, errors: undefined },
     };
   };
 })();

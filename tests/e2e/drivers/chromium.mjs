@@ -1,0 +1,155 @@
+// Chromium (Debian's /usr/bin/chromium) over Playwright. Playwright's mouse and keyboard are
+// trusted input; `evaluate` runs as a user gesture (transient activation for a few seconds);
+// the SDK's closed shadow roots are reached through the DevTools protocol (DOM.getDocument with
+// pierce: true, DOM.resolveNode, Runtime.callFunctionOn), with no help from the page.
+import { chromium } from "playwright-core";
+import { PART_CALL, evaluateExpression, source, encode, unwrap } from "./codec.mjs";
+
+export const FLAGS = [
+  "--js-flags=--expose-gc",
+  "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
+];
+
+export async function launch({ args = [] } = {}) {
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: [...FLAGS, ...args] });
+  return {
+    engine: "chromium",
+    version: `Chromium ${browser.version()}`,
+    async newPage({ viewport, colorScheme, openShadowRoots = false } = {}) {
+      const context = await browser.newContext({ ...(viewport ? { viewport } : {}), ...(colorScheme ? { colorScheme } : {}) });
+      const page = await context.newPage();
+      if (openShadowRoots) {
+        await page.addInitScript(() => {
+          const attach = Element.prototype.attachShadow;
+          Element.prototype.attachShadow = function (init) { return attach.call(this, { ...init, mode: "open" }); };
+        });
+      }
+      return new ChromiumPage(context, page);
+    },
+    async close() { await browser.close(); },
+  };
+}
+
+const KEYS = { Space: "Space" };
+
+class ChromiumPage {
+  constructor(context, page) {
+    this.engine = "chromium";
+    this.context = context;
+    this.page = page;
+    this.problems = [];
+    this.warnings = [];
+    this.logs = [];
+    page.on("pageerror", (e) => this.problems.push(`pageerror: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() === "error") this.problems.push(`console.error: ${m.text()}`);
+      if (m.type() === "warning") this.warnings.push(m.text());
+      if (m.type() === "log") this.logs.push(m.text());
+    });
+    this.mouse = {
+      click: (x, y) => page.mouse.click(x, y),
+      dblclick: (x, y) => page.mouse.dblclick(x, y),
+    };
+    this.keyboard = {
+      press: (key) => page.keyboard.press(KEYS[key] ?? key),
+      type: (text) => page.keyboard.type(text),
+    };
+  }
+
+  async goto(url) {
+    await this.page.goto(url);
+    this.cdp = await this.context.newCDPSession(this.page);
+  }
+
+  async evaluate(fn, arg) {
+    return unwrap(await this.page.evaluate(evaluateExpression(source(fn), arg)));
+  }
+
+  /** Evaluates without a user gesture (Playwright's own evaluate counts as one). */
+  async evaluateNoGesture(fn, arg) {
+    const { result, exceptionDetails } = await this.cdp.send("Runtime.evaluate", {
+      expression: evaluateExpression(source(fn), arg), returnByValue: true, awaitPromise: true, userGesture: false,
+    });
+    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+    return unwrap(result.value);
+  }
+
+  async addScript({ content, type }) {
+    await this.page.addScriptTag({ content, ...(type ? { type } : {}) });
+  }
+
+  /** Finds a node of the SDK's closed shadow roots by `part` name; CDP pierces them. */
+  async #partNode(part) {
+    const { root } = await this.cdp.send("DOM.getDocument", { depth: -1, pierce: true });
+    let found = null;
+    const walk = (node) => {
+      if (found) return;
+      const attrs = node.attributes ?? [];
+      for (let i = 0; i < attrs.length; i += 2) {
+        if (attrs[i] === "part" && attrs[i + 1].split(/\s+/).includes(part)) { found = node; return; }
+      }
+      for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])]) walk(child);
+    };
+    walk(root);
+    return found;
+  }
+
+  async onPart(part, fn, args) {
+    const node = await this.#partNode(part);
+    if (!node) return undefined;
+    const { object } = await this.cdp.send("DOM.resolveNode", { backendNodeId: node.backendNodeId });
+    const { result, exceptionDetails } = await this.cdp.send("Runtime.callFunctionOn", {
+      objectId: object.objectId,
+      functionDeclaration: PART_CALL,
+      arguments: [{ value: part }, { value: source(fn) }, { value: encode(args) }],
+      returnByValue: true,
+      awaitPromise: true,
+    });
+    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+    return unwrap(result.value);
+  }
+
+  /** Event listeners on window, document and every element (closed shadow roots included). */
+  async listenerCount() {
+    const { root } = await this.cdp.send("DOM.getDocument", { depth: -1, pierce: true });
+    const ids = [];
+    const walk = (n) => {
+      if (n.nodeType === 1) ids.push(n.backendNodeId);
+      for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) walk(c);
+    };
+    walk(root);
+    const objects = [];
+    for (const expression of ["window", "document"]) {
+      const { result } = await this.cdp.send("Runtime.evaluate", { expression });
+      objects.push(result.objectId);
+    }
+    for (const backendNodeId of ids) {
+      const { object } = await this.cdp.send("DOM.resolveNode", { backendNodeId });
+      objects.push(object.objectId);
+    }
+    let count = 0;
+    for (const objectId of objects) {
+      const { listeners } = await this.cdp.send("DOMDebugger.getEventListeners", { objectId });
+      count += listeners.length;
+    }
+    return { count, elements: ids.length };
+  }
+
+  /** The viewport, a clip of it, or one page element (`selector`). */
+  async screenshot({ path, clip, selector }) {
+    if (selector) await this.page.locator(selector).screenshot({ path });
+    else await this.page.screenshot({ path, ...(clip ? { clip } : {}) });
+  }
+
+  async setViewport(width, height) {
+    await this.page.setViewportSize({ width, height });
+  }
+
+  /** Lets the page read the clipboard back (Chromium asks for a permission). */
+  async allowClipboard(origin) {
+    await this.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+  }
+
+  async close() { await this.context.close(); }
+}

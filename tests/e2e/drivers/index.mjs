@@ -1,0 +1,20 @@
+// The driver layer: one interface over three automation stacks, chosen by COWORKKIT_ENGINE
+// (chromium by default, firefox, webkit). See tests/e2e/drivers/README.md.
+//
+//   const browser = await launchBrowser(engine, { args, prefs })   // args: extra launch flags
+//   const page = await browser.newPage({ viewport, colorScheme, openShadowRoots })
+//   page.goto(url) · page.evaluate(fn, arg) · page.evaluateNoGesture(fn, arg)
+//   page.addScript({ content, type }) · page.onPart(part, fn, args)
+//   page.mouse.click(x, y) · page.mouse.dblclick(x, y) · page.keyboard.press("Shift+Tab")
+//   page.keyboard.type(text) · page.screenshot({ path, clip | selector }) · page.setViewport(w, h)
+//   page.listenerCount() · page.allowClipboard(origin) · page.problems / warnings / logs
+//   page.close() · browser.html (a rewrite for served HTML, or undefined) · browser.version
+export const ENGINES = ["chromium", "firefox", "webkit"];
+export const ENGINE = process.env.COWORKKIT_ENGINE ?? "chromium";
+if (!ENGINES.includes(ENGINE)) throw new Error(`COWORKKIT_ENGINE=${ENGINE}: expected one of ${ENGINES.join(", ")}`);
+
+/** Starts `engine` with its extra launch options. */
+export async function launchBrowser(engine = ENGINE, options = {}) {
+  const { launch } = await import(`./${engine}.mjs`);
+  return launch(options);
+}

@@ -1,0 +1,244 @@
+// WebKit (WebKitGTK's MiniBrowser, Debian's webkit2gtk-driver) over selenium-webdriver and
+// WebKitWebDriver, under an Xvfb display of its own. The driver starts Xvfb and WebKitWebDriver
+// and stops both by their own pids. WebDriver actions (pointer, keys) are trusted input with
+// transient activation; executing a script is not a user gesture.
+//
+// WebKitWebDriver speaks WebDriver classic only (no BiDi), and its Get Element Shadow Root runs
+// `element.shadowRoot`, which is null for a closed root; it has no console events either. So
+// the server that serves the pages to this engine puts the page tap (tap.js) first in every
+// HTML page: it keeps the shadow roots the page attaches (they stay closed: `host.shadowRoot`
+// is still null for the page and the SDK) under a random non-enumerable name for the test, and
+// collects the console. Clicks on the card are still real WebDriver pointer actions at the
+// coordinates the tap reads; the documented keyboard path (Tab, Shift+Tab, Enter, Space,
+// Escape) is driven with real WebDriver key actions too.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { readFileSync, writeFileSync } from "node:fs";
+import { Builder, By, Key, Origin } from "selenium-webdriver";
+import { PART_CALL, evaluateExpression, source, encode, unwrap } from "./codec.mjs";
+
+const MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+const TAP = readFileSync(new URL("./tap.js", import.meta.url), "utf8");
+const TAP_NAME = `__ckTap${Math.random().toString(36).slice(2)}`;
+const TAP_SCRIPT = `<script>window.__ckTapConfig = ${JSON.stringify({ name: TAP_NAME, roots: true, console: true, listeners: true })};\n${TAP}</script>`;
+
+/** A port nobody listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/** Starts Xvfb on a free display (it writes the display number to fd 3). */
+function startXvfb() {
+  const xvfb = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", "1600x2600x24", "-nolisten", "tcp"],
+    { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    xvfb.stderr.on("data", (d) => { err += d; });
+    xvfb.stdio[3].on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve({ process: xvfb, display: `:${out.trim()}` });
+    });
+    xvfb.on("exit", (code) => reject(new Error(`Xvfb exited (${code}): ${err}`)));
+  });
+}
+
+async function waitReady(url, child) {
+  const until = Date.now() + 15000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${child.exitCode}`);
+    try {
+      const r = await fetch(`${url}/status`);
+      if ((await r.json()).value?.ready) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("WebKitWebDriver did not become ready");
+}
+
+/** Stops a child process by its own pid, and waits for it. */
+async function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once("exit", r));
+  process.kill(child.pid, "SIGTERM");
+  await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
+  if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
+}
+
+export async function launch({ args = [] } = {}) {
+  const xvfb = await startXvfb();
+  const port = await freePort();
+  const driverProcess = spawn("WebKitWebDriver", [`--port=${port}`], {
+    env: { ...process.env, DISPLAY: xvfb.display }, stdio: ["ignore", "ignore", "pipe"],
+  });
+  driverProcess.stderr.on("data", () => {});
+  // Should the test process end without close() (a crash, a kill), take both along.
+  const orphans = () => { for (const c of [driverProcess, xvfb.process]) try { process.kill(c.pid, "SIGKILL"); } catch { /* gone */ } };
+  process.once("exit", orphans);
+  const url = `http://127.0.0.1:${port}`;
+  const sessions = new Set();
+  try {
+    await waitReady(url, driverProcess);
+  } catch (e) {
+    await stop(driverProcess);
+    await stop(xvfb.process);
+    throw e;
+  }
+  const version = `WebKitGTK ${await webkitVersion(xvfb.display)}`;
+  return {
+    engine: "webkit",
+    version,
+    /** Every HTML page this engine loads gets the tap first. */
+    html: (text) => text.replace(/<head([^>]*)>/i, (m) => `${m}${TAP_SCRIPT}`),
+    /** WebKitWebDriver serves one session at a time: a new page closes the one before. */
+    async newPage({ viewport, colorScheme, openShadowRoots = false } = {}) {
+      for (const d of sessions) await d.quit().catch(() => {});
+      sessions.clear();
+      const driver = await new Builder().usingServer(url).withCapabilities({
+        browserName: "MiniBrowser",
+        "webkitgtk:browserOptions": {
+          binary: MINIBROWSER,
+          args: ["--automation", ...(colorScheme === "dark" ? ["--dark-mode"] : []), ...args],
+        },
+      }).build();
+      sessions.add(driver);
+      await driver.manage().setTimeouts({ script: 600000, pageLoad: 60000 });
+      const page = new WebKitPage(driver, () => sessions.delete(driver), openShadowRoots);
+      await page.setViewport(viewport?.width ?? 1280, viewport?.height ?? 720);
+      return page;
+    },
+    async close() {
+      for (const d of sessions) await d.quit().catch(() => {});
+      await stop(driverProcess);
+      await stop(xvfb.process);
+      process.off("exit", orphans);
+    },
+  };
+}
+
+async function webkitVersion(display) {
+  return new Promise((resolve) => {
+    const p = spawn(MINIBROWSER, ["--version"], { stdio: ["ignore", "pipe", "ignore"], env: { ...process.env, DISPLAY: display } });
+    let out = "";
+    p.stdout.on("data", (d) => { out += d; });
+    p.on("exit", () => resolve(out.trim().replace(/^WebKitGTK\s*/i, "") || "?"));
+  });
+}
+
+const KEYS = { Tab: Key.TAB, Escape: Key.ESCAPE, Enter: Key.ENTER, Space: Key.SPACE, Shift: Key.SHIFT, Backspace: Key.BACK_SPACE };
+
+class WebKitPage {
+  constructor(driver, forget, openShadowRoots) {
+    this.engine = "webkit";
+    this.driver = driver;
+    this.forget = forget;
+    this.openShadowRoots = openShadowRoots;
+    this.problems = [];
+    this.warnings = [];
+    this.logs = [];
+    const act = () => driver.actions({ async: true });
+    const at = (x, y) => ({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT });
+    this.mouse = {
+      click: (x, y) => act().move(at(x, y)).press().release().perform(),
+      dblclick: (x, y) => act().move(at(x, y)).press().release().press().release().perform(),
+    };
+    this.keyboard = {
+      press: async (key) => {
+        const keys = key.split("+").map((k) => KEYS[k] ?? k);
+        let a = act();
+        for (const k of keys) a = a.keyDown(k);
+        for (const k of keys.slice().reverse()) a = a.keyUp(k);
+        await a.perform();
+      },
+      type: (text) => act().sendKeys(text).perform(),
+    };
+  }
+
+  #drain(answer) {
+    for (const { type, text } of answer?.console ?? []) {
+      if (type === "error") this.problems.push(`console.error: ${text}`);
+      else if (type === "pageerror") this.problems.push(`pageerror: ${text}`);
+      else if (type === "warning") this.warnings.push(text);
+      else if (type === "log") this.logs.push(text);
+    }
+    return answer;
+  }
+
+  async #run(expression) {
+    const script = `const done = arguments[arguments.length - 1];
+      Promise.resolve(${expression}).then((answer) => {
+        const tap = window[${JSON.stringify(TAP_NAME)}];
+        done({ ...answer, console: tap ? tap.console.splice(0) : [] });
+      });`;
+    return this.#drain(await this.driver.executeAsyncScript(script));
+  }
+
+  async goto(url) {
+    const u = new URL(url);
+    if (this.openShadowRoots) u.searchParams.set("ck-open-shadow-roots", "");
+    await this.driver.get(u.href);
+  }
+
+  async evaluate(fn, arg) {
+    return unwrap(await this.#run(evaluateExpression(source(fn), arg)));
+  }
+
+  /** Executing a script is no user gesture in WebKit. */
+  evaluateNoGesture(fn, arg) { return this.evaluate(fn, arg); }
+
+  async addScript({ content, type }) {
+    await this.evaluate(([content, type]) => {
+      const s = document.createElement("script");
+      if (type) s.type = type;
+      s.textContent = content;
+      document.head.append(s);
+    }, [content, type]);
+  }
+
+  async onPart(part, fn, args) {
+    return unwrap(await this.#run(`(() => {
+      const tap = window[${JSON.stringify(TAP_NAME)}];
+      const roots = tap.roots.map((r) => r.deref()).filter((r) => r && r.host && r.host.isConnected && r.host.hasAttribute("data-coworkkit"));
+      return (${PART_CALL}).call(null, ${JSON.stringify(part)}, ${JSON.stringify(source(fn))}, ${JSON.stringify(encode(args))}, ...roots);
+    })()`));
+  }
+
+  async listenerCount() {
+    return this.evaluate(`(() => {
+      const tap = window[${JSON.stringify(TAP_NAME)}];
+      const roots = tap.roots.map((r) => r.deref()).filter((r) => r && r.host && r.host.isConnected);
+      return { count: tap.listeners, elements: roots.reduce((n, r) => n + r.querySelectorAll("*").length, document.querySelectorAll("*").length) };
+    })()`);
+  }
+
+  async screenshot({ path, selector }) {
+    const png = selector
+      ? await this.driver.findElement(By.css(selector)).takeScreenshot()
+      : await this.driver.takeScreenshot();
+    writeFileSync(path, Buffer.from(png, "base64"));
+  }
+
+  /** Sizes the window so that the viewport (innerWidth × innerHeight) is width × height. */
+  async setViewport(width, height) {
+    const win = this.driver.manage().window();
+    await win.setRect({ width, height });
+    for (let i = 0; i < 3; i++) {
+      const [w, h] = await this.driver.executeScript("return [innerWidth, innerHeight]");
+      if (w === width && h === height) return;
+      const rect = await win.getRect();
+      await win.setRect({ width: rect.width + width - w, height: rect.height + height - h });
+    }
+  }
+
+  /** WebKit offers no way to grant the clipboard-read permission; see watch.test.mjs. */
+  async allowClipboard() {}
+
+  async close() {
+    this.forget();
+    await this.driver.quit();
+  }
+}
