@@ -79,7 +79,7 @@ impl CardModel {
 /// first capitalised, the rest lower case, all-caps acronyms kept.
 ///
 /// Action names are ASCII (SPEC §2), so case rules are ASCII-only: that keeps Unicode case
-/// tables (~20 KB of wasm) out of the build. Other characters pass through unchanged.
+/// tables out of the wasm. Other characters pass through unchanged.
 ///
 /// `"deleteProject"` → `"Delete project"`, `"purge_cache-v2"` → `"Purge cache v2"`,
 /// `"exportCSVFile"` → `"Export CSV file"`.
