@@ -30,16 +30,14 @@ use crate::core::record::{Gate, Outcome};
 /// One `exposeToModelContext()`: where its tools go and which it registered.
 struct Exposure {
     id: u32,
-    context: JsValue,
-    register: Function,
+    target: Target,
     /// `actions`: only these names (`None`: every action).
     only: Option<Vec<String>>,
-    /// `exposedTo`, handed to `registerTool` as it is.
-    exposed_to: JsValue,
     tools: Vec<(ActionId, AbortController)>,
 }
 
-/// Where an exposure's tools are registered.
+/// Where an exposure's tools are registered: the model context, its `registerTool`, and
+/// `exposedTo`, handed to `registerTool` as it is.
 #[derive(Clone)]
 struct Target {
     context: JsValue,
@@ -52,14 +50,6 @@ impl Exposure {
         self.only
             .as_ref()
             .is_none_or(|names| names.iter().any(|n| n == name))
-    }
-
-    fn target(&self) -> Target {
-        Target {
-            context: self.context.clone(),
-            register: self.register.clone(),
-            exposed_to: self.exposed_to.clone(),
-        }
     }
 }
 
@@ -143,10 +133,12 @@ impl ModelContexts {
         self.next.set(id.wrapping_add(1));
         let mut exposure = Exposure {
             id,
-            context,
-            register: register_tool,
+            target: Target {
+                context,
+                register: register_tool,
+                exposed_to,
+            },
             only,
-            exposed_to,
             tools: Vec::new(),
         };
         let actions: Vec<(ActionId, String)> = inst
@@ -159,7 +151,7 @@ impl ModelContexts {
         for (action, name) in actions {
             if exposure.admits(&name) {
                 if let Some((controller, accepted)) =
-                    register(inst, &exposure.target(), action, &name)
+                    register(inst, &exposure.target, action, &name)
                 {
                     exposure.tools.push((action, controller));
                     registrations.push((name, accepted));
@@ -178,7 +170,7 @@ impl ModelContexts {
             .borrow()
             .iter()
             .filter(|e| e.admits(name))
-            .map(|e| (e.id, e.target()))
+            .map(|e| (e.id, e.target.clone()))
             .collect();
         for (id, target) in targets {
             let Some((controller, accepted)) = register(inst, &target, action, name) else {
