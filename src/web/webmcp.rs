@@ -16,7 +16,7 @@ use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
-use web_sys::AbortController;
+use web_sys::{AbortController, AbortSignal};
 
 use super::convert::{get, set};
 use super::effects::outcome_js;
@@ -153,8 +153,13 @@ impl ModelContexts {
                 if let Some((controller, accepted)) =
                     register(inst, &exposure.target, action, &name)
                 {
+                    let signal = controller.signal();
                     exposure.tools.push((action, controller));
-                    registrations.push((name, accepted));
+                    registrations.push(Registration {
+                        name,
+                        accepted,
+                        signal,
+                    });
                 }
             }
         }
@@ -176,15 +181,20 @@ impl ModelContexts {
             let Some((controller, accepted)) = register(inst, &target, action, name) else {
                 continue;
             };
+            let signal = controller.signal();
             match self.list.borrow_mut().iter_mut().find(|e| e.id == id) {
                 Some(exposure) => exposure.tools.push((action, controller)),
                 // Disposed meanwhile: the tool goes at once.
                 None => controller.abort(),
             }
             // No `ready` waits for it: a refusal is logged, and the tool is simply absent.
-            let name = name.to_owned();
+            let refused = Registration {
+                name: name.to_owned(),
+                accepted,
+                signal,
+            };
             wasm_bindgen_futures::spawn_local(async move {
-                if let Err(reason) = JsFuture::from(accepted).await {
+                if let Some((name, reason)) = refused.refusal().await {
                     log_refusal(&name, &reason);
                 }
             });
@@ -286,14 +296,36 @@ fn collected() -> Outcome<JsValue> {
     }
 }
 
-/// `ready`: resolves once every registration was accepted; each refusal is logged, and the
-/// first makes it reject with `model_context_refused`. Every promise is awaited, so no refusal
-/// is left unhandled.
-fn ready(registrations: Vec<(String, Promise)>) -> Promise {
+/// One `registerTool` call: the action's name, the promise of its acceptance and the signal
+/// the registration owns.
+struct Registration {
+    name: String,
+    accepted: Promise,
+    signal: AbortSignal,
+}
+
+impl Registration {
+    /// Waits for the browser's answer: `Some((name, reason))` when it refused the tool. A
+    /// registration whose own signal was aborted before the answer (its action or exposure
+    /// disposed, as a component that mounts and unmounts at once does) was withdrawn, not
+    /// refused: whatever the browser says of it (Chromium rejects it with an `AbortError`) is
+    /// no one's concern.
+    async fn refusal(self) -> Option<(String, JsValue)> {
+        match JsFuture::from(self.accepted).await {
+            Err(reason) if !self.signal.aborted() => Some((self.name, reason)),
+            _ => None,
+        }
+    }
+}
+
+/// `ready`: resolves once every registration was accepted (or withdrawn); each refusal is
+/// logged, and the first makes it reject with `model_context_refused`. Every promise is
+/// awaited, so no refusal is left unhandled.
+fn ready(registrations: Vec<Registration>) -> Promise {
     future_to_promise(async move {
         let mut first = None;
-        for (name, accepted) in registrations {
-            if let Err(reason) = JsFuture::from(accepted).await {
+        for registration in registrations {
+            if let Some((name, reason)) = registration.refusal().await {
                 log_refusal(&name, &reason);
                 first.get_or_insert(name);
             }
