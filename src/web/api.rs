@@ -245,7 +245,9 @@ impl Coworkkit {
     #[wasm_bindgen(js_name = exposeToModelContext, unchecked_return_type = "ModelContextExposure")]
     pub fn expose_to_model_context(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ExposeOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ExposeOptions | null")] options: Option<
+            JsValue,
+        >,
     ) -> Result<JsValue, JsValue> {
         let inner = &self.inner;
         let options = options.unwrap_or(JsValue::UNDEFINED);
