@@ -207,9 +207,12 @@ function exposureKey(options) {
 
 /**
  * Hands the provider's actions to the browser's own agent (WebMCP) while the component is
- * mounted: `ck.exposeToModelContext(options)` once the instance exists, disposed on unmount.
- * StrictMode's simulated unmount and remount keeps the same registrations (the dispose is
- * deferred and cancelled, as the provider's is), so no tool is registered twice. A change of
+ * mounted: `ck.exposeToModelContext(options)` once the instance exists, disposed in the
+ * effect's cleanup. Not later: React runs a commit's cleanups before its new effects, so a
+ * component that replaces another exposing one in the same commit registers after the old
+ * tools are gone (a deferred dispose would leave them, and the browser would refuse each name
+ * as a duplicate). Under StrictMode the simulated unmount withdraws the first exposure, which
+ * is no refusal, and the remount exposes again: each tool ends up registered once. A change of
  * `modelContext`, `actions` or `exposedTo` exposes afresh. Returns where the exposure stands:
  * `idle` while the wasm loads, `pending` until the browser accepted every tool, then `ready`,
  * or `error` with the `Error` (code `model_context_unavailable` where there is no WebMCP, code
@@ -219,40 +222,27 @@ export function useModelContext(options) {
   const ck = useCoworkkit();
   const latest = useRef(options);
   useCommitEffect(() => { latest.current = options; });
-  const holder = useRef({ exposure: null, ck: null, key: "", disposeTimer: 0 });
   const [state, setState] = useState(IDLE);
   const key = exposureKey(options);
 
   useEffect(() => {
-    const h = holder.current;
-    clearTimeout(h.disposeTimer);
-    h.disposeTimer = 0;
     if (ck === null) return undefined;
-    if (h.exposure === null || h.ck !== ck || h.key !== key) {
-      h.exposure?.dispose();
-      h.exposure = null;
-      h.ck = ck;
-      h.key = key;
-      let exposure;
-      try {
-        exposure = ck.exposeToModelContext(latest.current);
-      } catch (error) {
-        setState(Object.freeze({ status: "error", error }));
-        return undefined;
-      }
-      h.exposure = exposure;
-      setState(PENDING);
-      exposure.ready.then(
-        () => { if (h.exposure === exposure) setState(READY); },
-        (error) => { if (h.exposure === exposure) setState(Object.freeze({ status: "error", error })); },
-      );
+    let exposure;
+    try {
+      exposure = ck.exposeToModelContext(latest.current);
+    } catch (error) {
+      setState(Object.freeze({ status: "error", error }));
+      return undefined;
     }
+    let live = true;
+    setState(PENDING);
+    exposure.ready.then(
+      () => { if (live) setState(READY); },
+      (error) => { if (live) setState(Object.freeze({ status: "error", error })); },
+    );
     return () => {
-      h.disposeTimer = setTimeout(() => {
-        h.disposeTimer = 0;
-        h.exposure?.dispose();
-        h.exposure = null;
-      }, 0);
+      live = false;
+      exposure.dispose();
     };
   }, [ck, key]);
 
