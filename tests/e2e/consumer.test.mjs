@@ -88,7 +88,8 @@ before(async () => {
       ["/", join(app, "dist")],
     ],
   });
-  browser = await launchBrowser("chromium");
+  // With WebMCP, so that useModelContext meets Chromium's own document.modelContext.
+  browser = await launchBrowser("chromium", { args: ["--enable-features=WebMCP"] });
 });
 
 after(async () => {
@@ -232,6 +233,67 @@ chromiumTest("Vite + React (production build): useAction's hard card, trusted Co
 
 chromiumTest("Vite + React (development build): StrictMode's double mount does not double-register", async () => {
   await reactStory("dev/", true);
+});
+
+/**
+ * useModelContext against Chromium's own document.modelContext: the provider's actions become
+ * the browser agent's tools for the component's lifetime, actions mounted later join, a swap of
+ * one exposing component for another in the same commit and StrictMode's double mount leave
+ * each tool registered once (the browser refuses a second registration of a name, which would
+ * show as an error state and a console.error), and unmounting removes them.
+ */
+async function modelContextStory(path) {
+  const page = await openFixture(env(), path);
+  const names = () => page.evaluate(async () => (await document.modelContext.getTools()).map((t) => t.name));
+  const state = () => page.evaluate(() => document.querySelector("#mc-state")?.textContent ?? null);
+  const until = async (fn, what) => {
+    for (const end = Date.now() + 5000; Date.now() < end; await sleep(20)) if (await fn()) return;
+    throw new Error(`timed out waiting for ${what}`);
+  };
+  const exec = (name, input) => page.evaluate(async ([name, input]) => {
+    const tool = (await document.modelContext.getTools()).find((t) => t.name === name);
+    return JSON.parse(await document.modelContext.executeTool(tool, input));
+  }, [name, input]);
+
+  assert.deepEqual(await names(), [], "nothing is exposed before a component asks");
+  await click(page, "#expose");
+  await until(async () => (await state()) === "ready", "the exposure to be ready");
+  assert.deepEqual(await names(), ["ping"]);
+  await click(page, "#mount");
+  await until(async () => (await names()).includes("deleteProject"), "a useAction mounted later to join");
+  assert.deepEqual(await exec("ping", {}), { gate: "fired", ok: true, result: "pong" });
+  assert.equal(await page.evaluate(() => window.records.at(-1).via), "webmcp");
+
+  // The browser's agent asks for the hard action: a person confirms on the SDK's card.
+  await page.evaluate(() => {
+    window.mcOutcome = null;
+    document.modelContext.getTools().then((tools) => document.modelContext.executeTool(tools.find((t) => t.name === "deleteProject"), { projectId: "p9" }))
+      .then((text) => { window.mcOutcome = JSON.parse(text); });
+  });
+  await waitCard(page, (s) => s.open);
+  await sleep(600);
+  await clickPart(page, "confirm");
+  await until(() => page.evaluate(() => window.mcOutcome !== null), "the browser agent's outcome");
+  assert.deepEqual(await page.evaluate(() => [window.mcOutcome.gate, window.mcOutcome.result.deleted]), ["confirmed", "p9"]);
+
+  // One exposing component for another in one commit: still every tool, once, and no refusal.
+  await click(page, "#swap-exposer");
+  await until(async () => (await state()) === "too ready", "the second component's exposure");
+  assert.deepEqual((await names()).sort(), ["deleteProject", "ping"]);
+  await click(page, "#unmount");
+  await until(async () => !(await names()).includes("deleteProject"), "the unmounted action to leave");
+  await click(page, "#unexpose");
+  await until(async () => (await names()).length === 0, "every tool to leave with the component");
+  assert.deepEqual(page.problems, []);
+  await page.close();
+}
+
+chromiumTest("Vite + React (production build): useModelContext hands the actions to Chromium's WebMCP for the component's lifetime", async () => {
+  await modelContextStory("");
+});
+
+chromiumTest("Vite + React (development build): useModelContext under StrictMode registers each tool once", async () => {
+  await modelContextStory("dev/");
 });
 
 chromiumTest("a plain page imports the installed package as ES modules: init(), then a hard card", async () => {

@@ -4,7 +4,7 @@
 import { StrictMode, createElement as h, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { Coworkkit } from "coworkkit";
-import { CoworkkitProvider, defineAction, useAction, useCoworkkit, usePending } from "coworkkit/react";
+import { CoworkkitProvider, defineAction, useAction, useCoworkkit, useModelContext, usePending } from "coworkkit/react";
 
 window.records = [];
 window.runs = [];
@@ -39,6 +39,18 @@ function DeleteProject({ version }) {
   return h("p", { id: "danger" }, `deleteProject is available (render ${version})`);
 }
 
+// Two components that each hand the provider's actions to the browser's agent (WebMCP), so a
+// swap unmounts one and mounts the other in the same commit.
+const stateText = (state) => state.status + (state.status === "error" ? `:${state.error.code}` : "");
+function AgentAccess() {
+  const state = useModelContext();
+  return h("output", { id: "mc-state" }, stateText(state));
+}
+function AgentAccessToo() {
+  const state = useModelContext();
+  return h("output", { id: "mc-state" }, `too ${stateText(state)}`);
+}
+
 function PendingIndicator() {
   const pending = usePending();
   return h("output", { id: "pending" }, String(pending.length));
@@ -59,16 +71,22 @@ function App() {
   const [provider, setProvider] = useState(true);
   const [mounted, setMounted] = useState(false);
   const [version, setVersion] = useState(0);
+  const [agent, setAgent] = useState(null); // null | "one" | "two"
   const button = (id, onClick) => h("button", { id, type: "button", onClick }, id);
   return h("main", null,
     button("mount", () => setMounted(true)),
     button("unmount", () => setMounted(false)),
     button("bump", () => setVersion((v) => v + 1)),
     button("drop-provider", () => setProvider(false)),
+    button("expose", () => setAgent("one")),
+    button("swap-exposer", () => setAgent((a) => (a === "one" ? "two" : "one"))),
+    button("unexpose", () => setAgent(null)),
     provider && h(CoworkkitProvider, { onActionRecord: (record) => window.records.push(record) },
       h(Probe),
       h(PendingIndicator),
       mounted && h(DeleteProject, { version }),
+      agent === "one" && h(AgentAccess),
+      agent === "two" && h(AgentAccessToo),
     ),
   );
 }

@@ -1,14 +1,16 @@
 // Type-checked by the consumer test with `tsc --noEmit --strict` against the packed package:
 // both entries' types resolve through `exports`, and wrong uses are type errors.
 import init, { Coworkkit } from "coworkkit";
-import type { ActionRecord, ActionSpec, Outcome, Proposal } from "coworkkit";
+import type { ActionRecord, ActionSpec, ModelContextExposure, ModelContextLike, ModelContextTool, Outcome, Proposal } from "coworkkit";
 import {
   CoworkkitProvider,
   defineAction,
   useAction,
   useCoworkkit,
+  useModelContext,
   usePending,
 } from "coworkkit/react";
+import type { ModelContextState } from "coworkkit/react";
 import { createElement, type ReactElement } from "react";
 
 await init();
@@ -86,3 +88,32 @@ export const app: ReactElement = createElement(
 
 // @ts-expect-error "medium" is not a control level
 createElement(CoworkkitProvider, { defaultControl: "medium" });
+
+// WebMCP: a structural model context (a polyfill's, or the browser's), the exposure handle,
+// and the hook's state.
+const context: ModelContextLike = {
+  registerTool: (tool: ModelContextTool, options) => {
+    const title: string = tool.title;
+    const consequential: boolean = tool.annotations.consequentialHint;
+    const signal: AbortSignal = options.signal;
+    void [title, consequential, signal];
+    return Promise.resolve();
+  },
+};
+const exposure: ModelContextExposure = ck.exposeToModelContext({ modelContext: context, actions: ["archive"], exposedTo: ["https://agent.example"] });
+await exposure.ready;
+exposure.dispose();
+ck.exposeToModelContext();
+// @ts-expect-error exposedTo is a list of origins
+ck.exposeToModelContext({ exposedTo: "https://agent.example" });
+// @ts-expect-error a model context needs registerTool
+ck.exposeToModelContext({ modelContext: { getTools: () => [] } });
+
+function AgentAccess(): ReactElement {
+  const state: ModelContextState = useModelContext({ actions: ["deleteProject"] });
+  const code: string | undefined = state.status === "error" ? state.error.code : undefined;
+  // @ts-expect-error only an error state has an error
+  void state.error;
+  return createElement("output", null, `${state.status} ${code ?? ""}`);
+}
+void AgentAccess;
