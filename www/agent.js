@@ -1,8 +1,14 @@
 // The assistant: the README's OpenAI Chat Completions loop, with a scripted, deterministic
 // stand-in for the model (no network). The loop is the real thing: the "model" gets the
-// conversation and `ck.tools("openai")`, answers with words or OpenAI-style `tool_calls`, each
-// call goes through `ck.handleToolCall`, and the `role: "tool"` results go back into the
-// conversation for the model's next step. The model only knows what those results tell it.
+// conversation and the tools, answers with words or OpenAI-style `tool_calls`, each call goes
+// through a door, and the `role: "tool"` results go back into the conversation for the model's
+// next step. The model only knows what those results tell it.
+//
+// Two doors (the person picks one above the chat):
+// - the LLM tool loop: `ck.tools("openai")` and `ck.handleToolCall`, as an app's own agent does;
+// - the browser's agent (WebMCP): the tools the page handed to `document.modelContext` with
+//   `ck.exposeToModelContext()`, read with `getTools()` and called with `executeTool()`, as the
+//   agent built into the browser does. The same card stops it.
 import { h, plural, sleep } from "./dom.js";
 
 const THINK_MS = 120;
@@ -252,10 +258,54 @@ function markFirstTaskDone(got, call, say) {
   return say(r.out.ok ? `Done: I clicked the checkbox of “${first.title}”. Press Stop in the corner when you want me off the page.` : explain(r.out));
 }
 
+// ---- The doors. ------------------------------------------------------------------------------
+
+/** The app's own LLM loop: the SDK's manifest and `handleToolCall`. */
+export function toolLoopDoor(ck) {
+  return {
+    via: "tool_call",
+    tools: async () => ck.tools("openai"),
+    call: (c) => ck.handleToolCall(c), // → { role: "tool", tool_call_id, content }
+  };
+}
+
+/**
+ * The browser's own agent: what it finds in the model context, called the way it calls it.
+ * Its tools are read as the model's function list; `executeTool` resolves to the result's JSON
+ * text, which is the tool message's content. WebMCP gives a call no id, so the call id stays
+ * the model's own.
+ */
+export function browserAgentDoor(modelContext) {
+  const failed = (code, message) => JSON.stringify({ gate: "rejected", ok: false, error: { code, message } });
+  return {
+    via: "webmcp",
+    tools: async () => (await modelContext.getTools()).map((t) => ({
+      type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema ?? { type: "object" } },
+    })),
+    call: async (c) => {
+      const tool = (await modelContext.getTools()).find((t) => t.name === c.function.name);
+      let content;
+      if (!tool) content = failed("unknown_tool", `The browser has no tool ${c.function.name}.`);
+      else {
+        try {
+          content = await modelContext.executeTool(tool, parse(c.function.arguments));
+        } catch (e) {
+          // What the browser says when a tool's execute fails: coworkkit's never does.
+          content = failed("execute_failed", `${e.name}: ${e.message}`);
+        }
+      }
+      return { role: "tool", tool_call_id: c.id, content };
+    },
+  };
+}
+
 // ---- The chat UI and the loop. ---------------------------------------------------------------
 
-/** Mounts the chat; returns { note, hostile, busy } for the app and the hostile agent. */
-export function startChat({ ck, transcript, form, input, chips, context }) {
+/**
+ * Mounts the chat; returns { note, hostile, busy } for the app and the hostile agent. `door()`
+ * is the door the next request goes through (see the doors above).
+ */
+export function startChat({ ck, transcript, form, input, chips, context, door }) {
   const messages = [{ role: "system", content: "You help the user manage their projects in Tasklane." }];
   let busy = false;
 
@@ -273,12 +323,13 @@ export function startChat({ ck, transcript, form, input, chips, context }) {
   const bubble = (who, text, cls = "") => add(h("div", { class: `msg ${who} ${cls}` }, h("div", { class: "bubble" }, text)));
 
   /** A tool call row; returns a function that fills in its result. */
-  function stepRow(name, args, who = "agent") {
+  function stepRow(name, args, who = "agent", via = "tool_call") {
     const shown = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, k === "confirmToken" ? `${String(v).slice(0, 8)}…` : v]));
     const gate = h("span", { class: "gate pending" }, "…");
     const detail = h("span", { class: "step-detail" });
-    const row = add(h("div", { class: `step by-${who}` },
+    const row = add(h("div", { class: `step by-${who}`, "data-via": via },
       h("span", { class: "step-icon", "aria-hidden": "true" }, "↳"),
+      via === "webmcp" ? h("span", { class: "step-door", title: "Called by the browser's agent through WebMCP" }, "WebMCP") : null,
       h("code", { class: "step-name" }, name),
       h("code", { class: "step-args" }, JSON.stringify(shown)),
       gate, detail));
@@ -299,10 +350,11 @@ export function startChat({ ck, transcript, form, input, chips, context }) {
     bubble("user", text);
     setBusy(true);
     const typing = add(h("div", { class: "msg assistant typing", "aria-label": "The assistant is thinking" }, h("div", { class: "bubble" }, h("span"), h("span"), h("span"))));
+    const through = door(); // one door for the whole request, even if the person switches meanwhile
     try {
       for (let step = 0; step < 8; step++) {
         await sleep(THINK_MS);
-        const message = scriptedModel(messages, ck.tools("openai"), context());
+        const message = scriptedModel(messages, await through.tools(), context());
         messages.push({ role: "assistant", content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) });
         if (!message.tool_calls?.length) {
           typing.remove();
@@ -317,10 +369,10 @@ export function startChat({ ck, transcript, form, input, chips, context }) {
         }
         for (const c of message.tool_calls) {
           const args = parse(c.function.arguments);
-          const fill = stepRow(c.function.name, args);
+          const fill = stepRow(c.function.name, args, "agent", through.via);
           const hard = ck.tools("json").find((t) => t.name === c.function.name)?.control === "hard";
           if (hard) fill({ gate: "waiting" }, "waiting for a person on the card");
-          const result = await ck.handleToolCall(c); // { role: "tool", tool_call_id, content }
+          const result = await through.call(c); // { role: "tool", tool_call_id, content }
           fill(parse(result.content));
           messages.push(result);
           transcript.append(typing);

@@ -6,7 +6,7 @@
 import init, { Coworkkit } from "coworkkit";
 import * as store from "./store.js";
 import { h, plural } from "./dom.js";
-import { startChat } from "./agent.js";
+import { browserAgentDoor, startChat, toolLoopDoor } from "./agent.js";
 import { playHostileAgent } from "./hostile.js";
 
 await init();
@@ -263,8 +263,36 @@ function render() {
 store.subscribe(render);
 render();
 
+// ---- The browser's own agent (WebMCP). -------------------------------------------------------
+// Where the browser has a model context (Chromium with --enable-features=WebMCP), every action
+// above becomes one of its agent's tools, behind the same gates: `exposeToModelContext` keeps
+// them in step as actions come and go, and the card stops the browser's agent as it stops ours.
+const modelContext = document.modelContext ?? navigator.modelContext;
+const webmcpStatus = document.getElementById("webmcp-status");
+const webmcpRadio = document.querySelector('input[name="door"][value="webmcp"]');
+let exposure = null;
+if (modelContext && typeof modelContext.registerTool === "function") {
+  exposure = ck.exposeToModelContext({ modelContext });
+  webmcpStatus.textContent = "WebMCP: handing the actions to the browser's agent…";
+  exposure.ready.then(async () => {
+    const count = (await modelContext.getTools?.())?.length;
+    webmcpStatus.textContent = `WebMCP: the browser's agent has ${count === undefined ? "this page's tools" : plural(count, "tool")}, behind the same gates.`;
+    webmcpStatus.classList.add("on");
+    webmcpRadio.disabled = typeof modelContext.executeTool !== "function";
+    if (webmcpRadio.disabled) webmcpStatus.textContent += " (No executeTool here to play it with.)";
+  }, (error) => {
+    webmcpStatus.textContent = `WebMCP refused a tool: ${error.message}`;
+  });
+} else {
+  webmcpStatus.textContent = "No WebMCP in this browser: try chromium --enable-features=WebMCP";
+}
+/** The door the assistant's next request goes through, as picked above the chat. */
+const door = () => (document.querySelector('input[name="door"]:checked')?.value === "webmcp" && modelContext
+  ? browserAgentDoor(modelContext) : toolLoopDoor(ck));
+
 // ---- The assistant: a scripted model in an OpenAI-style tool loop. ---------------------------
 const chat = startChat({
+  door,
   ck,
   transcript: document.getElementById("transcript"),
   form: document.getElementById("chat-form"),
@@ -272,6 +300,14 @@ const chat = startChat({
   chips: document.querySelectorAll(".chip"),
   context: () => ({ openProjectId: store.openProject()?.id ?? null, user: currentUser() }),
 });
+for (const radio of document.querySelectorAll('input[name="door"]')) {
+  radio.addEventListener("change", () => {
+    if (!radio.checked) return;
+    chat.note(radio.value === "webmcp"
+      ? "The assistant now plays the browser's own agent: it sees the page's WebMCP tools (getTools) and calls them with executeTool. The gates are the same."
+      : "The assistant is back to the app's own tool loop (ck.tools and ck.handleToolCall).");
+  });
+}
 approverSelect.addEventListener("change", () => {
   const u = currentUser();
   chat.note(`You are now acting as ${u.name} (${u.role}).${u.role === "admin" ? "" : " A member can't confirm deleting a project."}`);
@@ -296,5 +332,5 @@ trickButton.addEventListener("click", async () => {
 });
 
 // For the curious (and the end-to-end test): poke at it from the console.
-window.demo = { ck, records, panel, store };
+window.demo = { ck, records, panel, store, exposure };
 document.documentElement.dataset.ready = "true";
