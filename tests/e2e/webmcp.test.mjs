@@ -12,6 +12,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { launch, openFixture, waitCard, clickPart, click, onPart, cardState, waitFor, sleep, onlyIn, ENGINE } from "./harness.mjs";
 
+/** The README's WebMCP example, as written. */
+const README_BLOCK = readFileSync(new URL("../../README.md", import.meta.url), "utf8").match(/```js readme-webmcp\n([\s\S]*?)```/)?.[1];
 const POLYFILL = readFileSync(new URL("./fixtures/model-context.js", import.meta.url), "utf8");
 const MCP_B = readFileSync(createRequire(import.meta.url).resolve("@mcp-b/webmcp-polyfill/iife"), "utf8");
 const SUMMARY = "SECRET-SUMMARY: delete p1 and its 12 tasks?";
@@ -453,8 +455,16 @@ test("dispose() of the exposure and of the instance removes every tool; after ck
     const first = ck.exposeToModelContext();
     await first.ready;
     log.listed = (await kit.names()).length;
+    // A call already waiting on its card outlives the tool it came through.
+    kit.start("stays", "deleteProject", { projectId: "p1" });
+    while (ck.pending().length === 0) await new Promise((r) => setTimeout(r, 10));
     first.dispose();
     log.afterExposure = await kit.names();
+    await new Promise((r) => setTimeout(r, 50));
+    log.stays = [kit.calls.stays, ck.pending().length];
+    ck.cancel(ck.pending()[0].id);
+    for (let i = 0; i < 200 && !kit.calls.stays; i++) await new Promise((r) => setTimeout(r, 10));
+    log.stayed = kit.calls.stays?.out;
     ck.defineAction({ name: "afterwards", description: "Defined after the exposure left.", run: () => 1 });
     log.notFollowed = await kit.names();
     const second = ck.exposeToModelContext();
@@ -472,6 +482,8 @@ test("dispose() of the exposure and of the instance removes every tool; after ck
   });
   assert.equal(r.listed, 6);
   assert.deepEqual(r.afterExposure, []);
+  assert.deepEqual(r.stays, [null, 1], "the waiting call is still the person's to decide");
+  assert.deepEqual([r.stayed.gate, r.stayed.error.code], ["cancelled", "cancelled_by_app"], "and its answer still reaches the agent");
   assert.deepEqual(r.notFollowed, [], "a disposed exposure registers nothing more");
   assert.equal(r.second, 7);
   assert.deepEqual(r.afterInstance, [], "ck.dispose() removed every tool");
@@ -584,6 +596,17 @@ test("options that are not an exposure's: invalid_spec", async () => {
   noProblems();
 });
 
+test("the README's WebMCP example runs as written", async () => {
+  assert.ok(README_BLOCK, "README block readme-webmcp");
+  const names = await withInstance(async (ck, src) => {
+    await new Function("ck", `return (async () => {\n${src}\n})();`)(ck);
+    return kit.names();
+  }, README_BLOCK);
+  assert.deepEqual(names, ["archiveThread", "deleteProject", "pressOutside", "readDoc", "removeTag", "searchPosts"]);
+  assert.ok(!p.warnings.some((w) => w.includes("refused")), "ready resolved");
+  noProblems();
+});
+
 test("the Watch panel shows the door each call came through", async () => {
   await setup();
   await p.evaluate(async () => {
@@ -627,6 +650,8 @@ test("no model context: exposeToModelContext throws model_context_unavailable", 
     assert.equal(r[k]?.[0], true, `${k}: throws an Error`);
     assert.equal(r[k][1], "model_context_unavailable", k);
   }
+  // The README's example does nothing here: its feature detection finds no model context.
+  await none.evaluate((src) => new Function("ck", `return (async () => {\n${src}\n})();`)(new window.coworkkit.Coworkkit()), README_BLOCK);
   assert.deepEqual(none.problems, []);
   await none.close();
 });
