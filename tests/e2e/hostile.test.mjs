@@ -514,3 +514,52 @@ test("the tab hidden during Hand mode disarms it; element actions never touch th
   await p.evaluate(() => { delete document.hidden; delete document.visibilityState; });
   await finish(p, "hidden tab");
 });
+
+// ---- WebMCP: the browser's own agent as a door (SPEC §7.2) ----------------------------------
+// Chromium's own document.modelContext (a browser of its own, with --enable-features=WebMCP);
+// elsewhere the standard-shaped fixture that mirrors it. See "the WebMCP door" in lab.js.
+const MODEL_CONTEXT = readFileSync(new URL("./fixtures/model-context.js", import.meta.url), "utf8");
+
+test("an untrusted agent through WebMCP's executeTool: no hard fire without a click, no soft fire without its token", async () => {
+  const mcpEnv = ENGINE === "chromium" ? await launch({ chromium: { args: ["--enable-features=WebMCP"] } }) : env;
+  try {
+    const p = await openFixture(mcpEnv);
+    if (ENGINE !== "chromium") await p.addScript({ content: MODEL_CONTEXT });
+    await p.addScript({ content: LAB });
+    const sent = await p.evaluate(async ([seed, count]) => {
+      // Every execution is a fresh call, so each soft one waits with a token of its own: they
+      // expire often, which keeps the waiting calls (and wasm memory) well within the bound.
+      lab.setup({ confirmTimeoutMs: 250, maxPending: 8 });
+      return lab.mcpAgent(seed + 21, count, { expireEvery: 250, expireMs: 280 });
+    }, [SEED, n(1500)]);
+    const mid = await p.evaluate(() => ({ ...lab.stats, violations: lab.stats.violations.length }));
+    assert.equal(mid.hardRuns, 0, "no click, no hard run");
+    assert.ok(mid.softRuns > 0, "proper confirmations through executeTool fired soft calls (the check is not vacuous)");
+
+    // The positive control: the browser's agent asks for a hard action; script and synthetic
+    // events at the armed card do nothing; a person's click on Confirm runs it, once.
+    await p.evaluate(async () => {
+      lab.inst.ck.dispose(); // its tools leave the model context: the names are free again
+      const inst = lab.setup({ armDelayMs: 50 });
+      await lab.mcpExpose(inst);
+      window.mcpHard = null;
+      lab.mcp(inst, "deleteProject", { projectId: "mcp-control" }).then((o) => { window.mcpHard = o; });
+    });
+    await waitCard(p, (s) => s.open && s.summary === "Delete mcp-control?");
+    await sleep(100);
+    const events = (await onPart(p, "confirm", synthetic)) + (await p.evaluate(atPageElements, synthetic.toString()));
+    await sleep(50);
+    assert.equal(await hardRuns(p), 0);
+    assert.equal(await p.evaluate(() => window.mcpHard), null, "the browser's agent still waits");
+    await trustedConfirm(p);
+    for (const end = Date.now() + 5000; Date.now() < end && (await p.evaluate(() => window.mcpHard)) === null;) await sleep(25);
+    assert.deepEqual(await p.evaluate(() => [window.mcpHard.gate, window.mcpHard.ok]), ["confirmed", true]);
+    assert.equal(await hardRuns(p), 1);
+    const s = await p.evaluate(async (events) => { lab.stats.events += events; await lab.mcpSettle(); return { ...lab.stats }; }, events);
+    console.log(`hostile: webmcp door: ${s.mcpCalls} executeTool calls (${sent} sent by the agent), ${s.mcpExecutes} reached the SDK, ${s.mcpRefusedByBrowser} refused by the browser itself; ${s.mcpFreed} instances freed; soft runs ${s.softRuns}, hard runs ${s.hardRuns}`);
+    assert.ok(s.mcpExecutes > 0 && s.mcpRefusedByBrowser > 0, "both the SDK's answers and the browser's own refusals were exercised");
+    await finish(p, "webmcp agent");
+  } finally {
+    if (mcpEnv !== env) await mcpEnv.close();
+  }
+});

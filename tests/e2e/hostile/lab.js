@@ -150,10 +150,19 @@
         const c = tryCanon(args);
         const attempt = inst.attempts.find((a) => {
           const t = inst.issued.get(a.token);
-          return !a.settled && !a.decline && t && !t.used && t.action === action && t.callId === ctx.callId
+          // (A token the WebMCP door got has no call id yet: WebMCP gives calls none; it is bound
+          // to the call it runs, see "the WebMCP door" below.)
+          return !a.settled && !a.decline && t && !t.used && t.action === action
+            && (t.callId === ctx.callId || (t.callId === null && t.door === "webmcp"))
             && t.canon === c && a.canon === c && a.action === action && a.sentAt <= t.expiresAt;
         });
-        if (attempt) { inst.issued.get(attempt.token).used = true; attempt.runs.push(ctx.callId); entry.attempt = attempt; }
+        if (attempt) {
+          const t = inst.issued.get(attempt.token);
+          t.used = true;
+          if (t.callId === null) t.callId = ctx.callId;
+          attempt.runs.push(ctx.callId);
+          entry.attempt = attempt;
+        }
         else {
           const near = inst.attempts.filter((a) => inst.issued.get(a.token)?.callId === ctx.callId)
             .map((a) => `${a.settled ? "settled" : "in flight"}/${a.decline ? "declined" : "yes"}/${a.canon === c ? "same args" : "other args"}/${a.sentAt <= (inst.issued.get(a.token)?.expiresAt ?? 0) ? "in time" : "expired"}/${inst.issued.get(a.token)?.used ? "used" : "unused"}`);
@@ -421,7 +430,7 @@
     };
     const pending = [];
     for (let i = 0; i < count; i++) {
-      if (i > 0 && i % ROTATE === 0) {
+      if (i > 0 && i % MCP_ROTATE === 0) {
         const old = inst;
         inst = lab.setup(old.options);
         await lab.retire(old);
@@ -587,5 +596,205 @@
       violations: stats.violations.splice(0), unhandled: stats.unhandled.splice(0), errors: stats.errors.splice(0),
       still, instances, memory: window.wasmMemoryBytes(), stats: { ...stats, violations: undefined, unhandled: undefined, errors: undefined },
     };
+  };
+
+  // ---- the WebMCP door (SPEC §7.2) ------------------------------------------------------
+  //
+  // The browser's own agent: the instance's actions exposed to the page's model context
+  // (Chromium's own `document.modelContext`, or the standard-shaped fixture), read back with
+  // `getTools()` and called with `executeTool(tool, input)`, whatever the input. The exposure
+  // goes through a watching model context that hands each tool to the real one unchanged but
+  // for its `execute`, which it observes: what the SDK received (after the browser's own
+  // conversion of the input), and what it answered. So each confirming attempt is noted before
+  // the SDK sees it, exactly as for the other doors, and an `execute` that rejects (which would
+  // reach the agent as a bare UnknownError) is a violation.
+  //
+  // WebMCP gives a call no id and its answer (the compact outcome) names none, so a token this
+  // door got has `callId: null` until the page sees which call it belongs to: the run it
+  // consents (see `run` above), or, for a call that settles otherwise, the one record of that
+  // action and those args that no other token accounts for (`lab.mcpSettle`). The checks of
+  // `lab.finish` then hold as for the other doors: every record belongs to a call the page made,
+  // every token ends in exactly one record, every rejected answer has its record.
+  stats.mcpCalls = 0;
+  stats.mcpExecutes = 0;
+  stats.mcpRefusedByBrowser = 0;
+  stats.mcpFreed = 0;
+  lab.mc = () => document.modelContext ?? navigator.modelContext;
+
+  /** The model context the instance's exposure registers with: the page's, watched. */
+  const watching = (inst) => ({
+    registerTool: (tool, options) => lab.mc().registerTool({ ...tool, execute: watchExecute(inst, tool.name, tool.execute) }, options),
+  });
+
+  const watchExecute = (inst, name, execute) => (input) => {
+    stats.mcpExecutes += 1;
+    let token, decline = false, canon = null, own;
+    try {
+      if (input && typeof input === "object" && !Array.isArray(input)) {
+        token = input.confirmToken;
+        decline = input.decline === true;
+        own = { ...input };
+        delete own.confirmToken;
+        if (typeof own.decline === "boolean") delete own.decline;
+        canon = tryCanon(own);
+      }
+    } catch { /* what the browser handed over is plain JSON; nothing to do */ }
+    const attempt = attemptOf(inst, token, name, canon, decline);
+    let promise;
+    try { promise = execute(input); } catch (e) { violation(`a WebMCP execute threw: ${e}`); throw e; }
+    if (!(promise instanceof Promise)) violation("a WebMCP execute did not return a Promise");
+    return Promise.resolve(promise).then((content) => {
+      try { JSON.stringify(content); } catch (e) { violation(`a WebMCP answer is not JSON: ${e}`); }
+      const answer = { action: name, gate: content?.gate, code: content?.error?.code, token: typeof token === "string" ? token : null, decline };
+      inst.mcpAnswers.push(answer);
+      settleAttempt(attempt, content.gate, null);
+      if (content.ok && !["fired", "confirmed"].includes(content.gate)) violation(`ok WebMCP outcome with gate ${content.gate}`);
+      if ("callId" in content) violation("a WebMCP answer names a call id");
+      if (content.gate === "rejected") inst.answers.push({ callIds: [], gate: "rejected", code: content.error?.code, door: "webmcp" });
+      if (content.gate === "needs_confirmation") {
+        issue(inst, content.confirmToken, { action: name, canon, callId: null, door: "webmcp", args: own, expiresAt: Date.now() + inst.timeoutMs });
+      }
+      return content;
+    }, (e) => { violation(`a WebMCP execute rejected: ${e}`); throw e; });
+  };
+
+  /** Exposes `inst`'s actions through the watching context; resolves with the tools listed. */
+  lab.mcpExpose = async (inst) => {
+    inst.mcpAnswers = [];
+    inst.mcpPending = [];
+    inst.exposure = inst.ck.exposeToModelContext({ modelContext: watching(inst) });
+    try { await inst.exposure.ready; } catch (e) { violation(`exposure refused: ${e.message}`); }
+    inst.tools = await lab.mc().getTools();
+    return inst.tools.map((t) => t.name);
+  };
+
+  /**
+   * One call of the browser's agent: `name`'s tool from `getTools()` (a forged description
+   * for a name the page never registered) and `executeTool` with `input`. Resolves with the
+   * answer's JSON, or `null` when the browser itself refused the call (an input that is not an
+   * object, a tool that does not exist): the SDK never saw it.
+   */
+  lab.mcp = (inst, name, input) => {
+    stats.mcpCalls += 1;
+    const tool = inst.tools.find((t) => t.name === name)
+      ?? { name: String(name), description: "forged", origin: location.origin, window };
+    const call = { settled: false };
+    inst.mcpPending.push(call);
+    let promise;
+    try { promise = lab.mc().executeTool(tool, input); } catch { promise = Promise.reject(new Error("executeTool threw")); }
+    call.done = promise.then(() => {}, () => {});
+    return promise.then((text) => {
+      call.settled = true;
+      try { return JSON.parse(text); } catch { violation(`a WebMCP result is not JSON: ${String(text).slice(0, 80)}`); return null; }
+    }, () => { call.settled = true; stats.mcpRefusedByBrowser += 1; return null; });
+  };
+
+  /**
+   * The untrusted agent at the WebMCP door: `count` calls with any name and any input (often
+   * not an object, or not JSON), replayed, swapped, forged and expired tokens, declines, and
+   * proper confirmations (the same args and the token), some of them sent through `invoke`
+   * instead, a door the token does not care about. Never clicks. A fresh instance every
+   * `MCP_ROTATE` calls, exposed once the one before is disposed (the browser refuses a second
+   * tool of the same name).
+   */
+  // Each remembered call keeps its argument snapshot in wasm memory, and every execution here
+  // is a call of its own: rotating sooner than `ROTATE` keeps the peak within the flood's bound.
+  const MCP_ROTATE = 300;
+  lab.mcpAgent = async (seed, count, { expireEvery = 0, expireMs = 0 } = {}) => {
+    const g = lab.makeGen(seed);
+    let inst = lab.inst;
+    await lab.mcpExpose(inst);
+    const tokens = () => [...inst.issued.values()].filter((t) => t.door === "webmcp");
+    // A retired instance is freed once every call made to it has settled (as `lab.retire`
+    // does); the browser may deliver the last answers a while after the dispose.
+    const retired = [];
+    const freeSettled = () => {
+      for (const old of retired.splice(0)) {
+        if (old.doors.every((d) => d.settled) && old.mcpPending.every((c) => c.settled)) { old.ck.free(); old.freed = true; stats.mcpFreed += 1; }
+        else retired.push(old);
+      }
+    };
+    const pending = [];
+    for (let i = 0; i < count; i++) {
+      if (i > 0 && i % MCP_ROTATE === 0) {
+        const old = inst;
+        old.ck.dispose(); // its tools leave the model context first: the names are free again
+        retired.push(old);
+        inst = lab.setup(old.options);
+        await lab.mcpExpose(inst);
+      }
+      if (i % 50 === 0) freeSettled();
+      if (expireEvery && i % expireEvery === expireEvery - 1) await lab.sleep(expireMs);
+      if (i % 40 === 39) for (const q of inst.ck.pending()) inst.ck.cancel(q.id);
+      const open = tokens().filter((t) => !t.used && t.args !== undefined);
+      let p;
+      if (open.length && g.chance(0.25)) {
+        const t = g.pick(open);
+        const swap = g.chance(0.15) ? g.pick(open) : t;
+        const name = g.chance(0.9) ? t.action : g.name();
+        const args = g.chance(0.9) ? t.args : g.args();
+        if (g.chance(0.1)) {
+          p = lab.call(inst, { name, args, confirmToken: swap.token, decline: g.chance(0.1) });
+        } else {
+          let input = args;
+          try { input = { ...args, confirmToken: swap.token, ...(g.chance(0.1) ? { decline: true } : {}) }; } catch { /* sent as it is */ }
+          p = lab.mcp(inst, name, input);
+        }
+      } else {
+        let input = g.args();
+        // What the budgeted walk refuses for size (an array Proxy claiming 2^32 - 1 elements,
+        // nesting past 200) the browser's own conversion of the input may take minutes over:
+        // a large input stands in for it.
+        try { lab.canon(input); } catch (e) { if (e instanceof RangeError) input = { big: "x".repeat(70000) }; }
+        const forged = g.pick([undefined, undefined, "A".repeat(22), "ckt_" + "0".repeat(32), 42, "", tokens()[0]?.token]);
+        let object = false;
+        try { object = Boolean(input) && typeof input === "object" && !Array.isArray(input); } catch { /* a revoked Proxy */ }
+        if (forged !== undefined && object && g.chance(0.3)) {
+          try { input = { ...input, confirmToken: forged, ...(g.chance(0.1) ? { decline: true } : {}) }; } catch { /* as it is */ }
+        }
+        p = lab.mcp(inst, g.name(), input);
+      }
+      pending.push(p);
+      await Promise.race([p, micro(6)]);
+    }
+    await Promise.race([Promise.all(retired.flatMap((old) => old.mcpPending.map((c) => c.done))), lab.sleep(500)]);
+    freeSettled();
+    return pending.length;
+  };
+
+  /**
+   * After the instances are disposed (so every call has settled): binds each token this door
+   * got that no run bound to the one record its call settled with (that action, those args,
+   * a soft gate no other token took), then checks the door's answers against what happened:
+   * every executeTool settled; a confirmed answer carried a token that a run used; a declined
+   * one, a token whose call settled cancelled.
+   */
+  lab.mcpSettle = async () => {
+    for (const inst of lab.instances) if (!inst.freed) inst.ck.dispose();
+    await lab.sleep(60);
+    for (const inst of lab.instances) {
+      if (!inst.mcpAnswers) continue;
+      const known = new Set([...inst.issued.values()].map((t) => t.callId).filter((c) => c !== null));
+      for (const c of [...inst.runs.keys(), ...inst.proposals.keys()]) known.add(c);
+      const free = inst.records.filter((r) => r.via === "webmcp" && !known.has(r.callId) && ["cancelled", "timeout", "confirmed"].includes(r.gate));
+      // Declined calls first, to the records that say so: a token's record is the one of its
+      // own call, not any of the same action and args.
+      const declined = new Set(inst.mcpAnswers.filter((a) => a.decline && a.code === "declined").map((a) => a.token));
+      const unbound = [...inst.issued.values()].filter((x) => x.door === "webmcp" && x.callId === null);
+      for (const t of [...unbound.filter((x) => declined.has(x.token)), ...unbound.filter((x) => !declined.has(x.token))]) {
+        const fits = (r) => r.action === t.action && tryCanon(r.args) === t.canon && (!declined.has(t.token) || r.reason === "declined");
+        const at = free.findIndex(fits);
+        if (at >= 0) t.callId = free.splice(at, 1)[0].callId;
+      }
+      if (inst.mcpPending.some((c) => !c.settled)) violation(`${inst.mcpPending.filter((c) => !c.settled).length} executeTool calls never settled`);
+      for (const a of inst.mcpAnswers) {
+        const t = a.token ? inst.issued.get(a.token) : undefined;
+        if (a.gate === "confirmed" && !["deleteProject", "wipeAll"].includes(a.action) && !t?.used) violation(`a WebMCP ${a.action} answered confirmed, but no run used its token`);
+        if (a.gate === "cancelled" && a.decline && a.code === "declined") {
+          const r = t && inst.records.find((x) => x.callId === t.callId && x.gate === "cancelled");
+          if (!r) violation(`a WebMCP decline of ${a.action} left no cancelled record for its call`);
+        }
+      }
+    }
   };
 })();
