@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::card::{CardLayer, Decision};
-use super::convert::{call_id_js, get, write_frozen};
+use super::convert::{get, write_frozen};
 use super::events::EventKind;
 use super::instance::Instance;
 use super::js;
@@ -123,14 +123,18 @@ impl Effects {
                 call,
                 action,
                 call_id,
+                host_call_id,
                 control,
                 args,
                 snapshot,
                 approver,
                 ..
-            } => run(
-                inst, call, action, &call_id, control, &args, snapshot, approver,
-            ),
+            } => {
+                let call_id = id_js(&call_id, &host_call_id);
+                run(
+                    inst, call, action, &call_id, control, &args, snapshot, approver,
+                );
+            }
             Effect::ShowCard {
                 proposal,
                 action,
@@ -303,23 +307,30 @@ fn run(
     inst: &Instance,
     call: CallRef,
     action: ActionId,
-    call_id: &str,
+    call_id: &JsValue,
     control: Control,
     args: &Rc<Value>,
     snapshot: Option<JsValue>,
     approver: Option<Approver>,
 ) {
-    if let Some(result) = inst.hand.perform(inst, action, args) {
-        inst.engine.borrow_mut().run_finished(call, result, now());
-        return;
-    }
-    let Some(run) = inst.registry.with(action, |a| a.run.clone()).flatten() else {
-        let e = Error::RunFailed("the action was disposed before it ran".into());
-        inst.engine.borrow_mut().run_finished(call, Err(e), now());
-        return;
+    let pieces = inst
+        .registry
+        .with(action, |a| (a.run.clone(), a.element.clone()));
+    let run = match pieces {
+        Some((_, Some(target))) => {
+            let result = inst.hand.perform(inst, &target, args);
+            inst.engine.borrow_mut().run_finished(call, result, now());
+            return;
+        }
+        Some((Some(run), None)) => run,
+        _ => {
+            let e = Error::RunFailed("the action was disposed before it ran".into());
+            inst.engine.borrow_mut().run_finished(call, Err(e), now());
+            return;
+        }
     };
     let ctx = js::context(
-        &call_id_js(call_id),
+        call_id,
         control as u8,
         &approver.as_ref().map_or(JsValue::NULL, approver_js),
         &inst.signal,
@@ -413,7 +424,7 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
     js::record(
         r.seq as f64,
         &inst.session_js,
-        &call_id_js(&r.call_id),
+        &id_js(&r.call_id, &r.host_call_id),
         &inst.registry.name_js(&r.action),
         r.control as u8,
         r.control_source as u8,
@@ -439,7 +450,7 @@ pub(crate) fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
         None => u.clone(),
     };
     js::outcome(
-        &call_id_js(&outcome.call_id),
+        &id_js(&outcome.call_id, &outcome.host_call_id),
         outcome.gate as u8,
         outcome.ok,
         outcome.result.as_ref().unwrap_or(&u),
@@ -447,6 +458,14 @@ pub(crate) fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
         outcome.confirm_token.clone(),
         outcome.expires_at,
     )
+}
+
+/// A call id's JS string: the one the call came with, else written out.
+fn id_js(text: &str, host: &Option<JsValue>) -> JsValue {
+    match host {
+        Some(js) => js.clone(),
+        None => JsValue::from_str(text),
+    }
 }
 
 fn approver_js(a: &Approver) -> JsValue {
