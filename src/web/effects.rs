@@ -38,8 +38,9 @@ pub(crate) struct Effects {
     /// Resolvers of the calls that did not answer while their `invoke` drained (hard and async
     /// ones): few at a time, so a list.
     waiters: RefCell<Vec<(Ticket, Function)>>,
-    /// Answers that arrived while `invoke` was still draining, before it made a promise.
-    early: RefCell<Vec<(Ticket, JsValue)>>,
+    /// Answers that arrived while `invoke` was still draining, before it made a promise: the
+    /// promise it returns, already resolved.
+    early: RefCell<Vec<(Ticket, Promise)>>,
     /// The card's DOM, made when the first hard call needs it.
     card: RefCell<Option<CardLayer>>,
     /// The timer for the engine's next deadline, with that deadline.
@@ -68,8 +69,8 @@ impl Effects {
             let at = early.iter().position(|(t, _)| *t == ticket);
             at.map(|i| early.swap_remove(i).1)
         };
-        if let Some(outcome) = early {
-            return Promise::resolve(&outcome);
+        if let Some(promise) = early {
+            return promise;
         }
         let mut resolver = None;
         let promise = Promise::new(&mut |resolve, _reject| resolver = Some(resolve));
@@ -212,7 +213,10 @@ impl Effects {
                 let _ = resolve.call1(&JsValue::UNDEFINED, &outcome_js(outcome));
             }
             // Answered before `invoke` made a promise: `promise_for` picks this up.
-            None => self.early.borrow_mut().push((ticket, outcome_js(outcome))),
+            None => {
+                let promise = outcome_parts(outcome, js::resolved_outcome);
+                self.early.borrow_mut().push((ticket, promise));
+            }
         }
     }
 
@@ -329,14 +333,16 @@ fn run(
             return;
         }
     };
-    let ctx = js::context(
+    let approver = approver.as_ref().map_or(JsValue::NULL, approver_js);
+    let snapshot = snapshot.unwrap_or_else(|| write_frozen(args));
+    match js::run(
+        &run,
+        &snapshot,
         call_id,
         control as u8,
-        &approver.as_ref().map_or(JsValue::NULL, approver_js),
+        &approver,
         &inst.signal,
-    );
-    let snapshot = snapshot.unwrap_or_else(|| write_frozen(args));
-    match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {
+    ) {
         Err(thrown) => {
             let e = Error::RunFailed(message_of(&thrown));
             inst.engine.borrow_mut().run_finished(call, Err(e), now());
@@ -444,12 +450,22 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
 
 /// The outcome object `invoke` resolves to (SPEC §3), frozen.
 pub(crate) fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
+    outcome_parts(outcome, js::outcome)
+}
+
+/// One of the outcome builders of `objects.js`: `callId`, gate, `ok`, `result`, `error`,
+/// `confirmToken`, `expiresAt`.
+type OutcomeBuilder<T> =
+    fn(&JsValue, u8, bool, &JsValue, &JsValue, Option<String>, Option<f64>) -> T;
+
+/// Hands an outcome's fields to one of the outcome builders of `objects.js`.
+fn outcome_parts<T>(outcome: &Outcome<JsValue>, build: OutcomeBuilder<T>) -> T {
     let u = JsValue::UNDEFINED;
     let error = match &outcome.error {
         Some((code, message)) => js::error(code_number(code), message),
         None => u.clone(),
     };
-    js::outcome(
+    build(
         &id_js(&outcome.call_id, &outcome.host_call_id),
         outcome.gate as u8,
         outcome.ok,
