@@ -15,8 +15,8 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { chromium } from "../tests/e2e/node_modules/playwright-core/index.mjs";
-import * as harness from "../tests/e2e/harness.mjs";
+import { clickPart } from "../tests/e2e/harness.mjs";
+import { FLAGS, launch } from "../tests/e2e/drivers/chromium.mjs";
 import { startServer } from "./serve.mjs";
 import { shippedFiles } from "./size.mjs";
 
@@ -24,15 +24,11 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 // SPEC §9. The size budget is the hard limit; the test command also keeps a ceiling at the
 // measured size + 1 KB (SIZE_CEILING in scripts/test), which the table shows beside it.
 const BUDGET = { gzipBytes: 80 * 1024, invokeRatio: 3, cardRatio: 2, memoryGrowthBytes: 65536 };
-// The e2e harness's flags (so the bench sees the browser the tests see), plus precise heap sizes.
-const FLAGS = harness.FLAGS ?? [
-  "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
-];
-const clickPart = harness.clickPart;
-const CHROMIUM_FLAGS = [...FLAGS, "--enable-precise-memory-info"];
-if (!CHROMIUM_FLAGS.some((f) => f.startsWith("--js-flags=") && f.includes("--expose-gc"))) {
-  CHROMIUM_FLAGS.push("--js-flags=--expose-gc");
+// The e2e suite's Chromium (its driver, flags and trusted clicks, so the bench sees the browser
+// the tests see), plus precise heap sizes.
+const EXTRA_FLAGS = ["--enable-precise-memory-info"];
+if (!FLAGS.some((f) => f.startsWith("--js-flags=") && f.includes("--expose-gc"))) {
+  EXTRA_FLAGS.push("--js-flags=--expose-gc");
 }
 
 // ------------------------------------------------------------------------------------------
@@ -159,17 +155,20 @@ const median = (xs) => {
 };
 const log = (...a) => console.error("[bench]", ...a);
 
+/**
+ * The bench page in a fresh context: Playwright's page, with the driver's page (trusted
+ * clicks into the card) as `page.driver`.
+ */
 async function openBench(browser, url) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.problems = [];
-  page.on("pageerror", (e) => page.problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => { if (m.type() === "error") page.problems.push(`console.error: ${m.text()}`); });
-  await page.goto(url + "bench/");
+  const driver = await browser.newPage();
+  const { context, page } = driver;
+  page.driver = driver;
+  await driver.goto(url + "bench/");
   await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30000 });
-  page.cdp = await context.newCDPSession(page);
+  page.cdp = driver.cdp;
   page.done = async () => {
-    if (page.problems.length) throw new Error(`the bench page reported:\n  ${page.problems.join("\n  ")}`);
+    const problems = driver.problems;
+    if (problems.length) throw new Error(`the bench page reported:\n  ${problems.join("\n  ")}`);
     await context.close();
   };
   return page;
@@ -241,7 +240,7 @@ async function measureMemory(browser, url, o) {
         await window.bench.mem.open(n);
         await window.bench.mem.settleAndShow(true);
       }, share);
-      await clickPart(page, "confirm");
+      await clickPart(page.driver, "confirm");
       cardsDone++;
       if (cardsDone % Math.max(1, Math.round(o.cards / 10)) === 0) {
         log(`memory: ${cardsDone}/${o.cards} cards confirmed (${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -400,10 +399,10 @@ async function main() {
   log(`package ${o.pkg}: ${r.size.total.gzip} B gzip -9`);
 
   const server = await startServer({ mounts: [["/pkg/", o.pkg], ["/", join(ROOT, "www")]] });
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_FLAGS });
+  const browser = await launch({ args: EXTRA_FLAGS });
   try {
-    r.chromium = `Chromium ${browser.version()}`;
-    r.flags = CHROMIUM_FLAGS;
+    r.chromium = browser.version;
+    r.flags = [...FLAGS, ...EXTRA_FLAGS];
     log(`${r.chromium}; load: ${o.loads} fresh pages`);
     r.load = await measureLoads(browser, server.url, o.loads);
     log(`invoke: the same-work check, ${o.warmup} warm-up calls each side, then ${o.rounds} rounds × ${o.calls} calls a side`);

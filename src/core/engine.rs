@@ -132,6 +132,9 @@ pub struct InvokeRequest<R> {
     pub snapshot: Option<R>,
     /// The agent's `callId`; generated (`ck_` + 32 hex digits) when absent.
     pub call_id: Option<String>,
+    /// The host's own copy of `call_id` (in the browser, its JS string), handed back with every
+    /// effect that carries the id, so the host never writes it out again.
+    pub host_call_id: Option<R>,
     /// The door it came through.
     pub via: Via,
     /// A soft token from an earlier `needs_confirmation`.
@@ -152,6 +155,7 @@ impl<R> InvokeRequest<R> {
             args: Ok(Rc::new(args)),
             snapshot: None,
             via: Via::Invoke,
+            host_call_id: None,
             call_id: None,
             confirm_token: None,
             decline: false,
@@ -217,6 +221,8 @@ pub enum Effect<R> {
         name: String,
         /// The original `callId` (`ctx.callId`).
         call_id: String,
+        /// The host's copy of it.
+        host_call_id: Option<R>,
         /// Effective level (`ctx.control`).
         control: Control,
         /// The frozen snapshot.
@@ -316,6 +322,7 @@ enum CallState {
 struct Call<R> {
     call_ref: CallRef,
     call_id: String,
+    host_call_id: Option<R>,
     aliases: Vec<String>,
     action: ActionId,
     name: String,
@@ -388,6 +395,7 @@ struct Refusal<R> {
     ticket: Ticket,
     name: String,
     call_id: Option<String>,
+    host_call_id: Option<R>,
     control: Control,
     source: ControlSource,
     args: Rc<Value>,
@@ -755,6 +763,7 @@ impl<R: Clone> Engine<R> {
             host_rejection,
             snapshot,
             via,
+            host_call_id,
         } = req;
         let entry = self.actions.iter().find(|e| e.def.name == name);
         let (action, control, source) = match entry {
@@ -768,6 +777,7 @@ impl<R: Clone> Engine<R> {
             ticket,
             name,
             call_id,
+            host_call_id,
             control,
             source,
             args: Rc::new(Value::Null),
@@ -871,6 +881,7 @@ impl<R: Clone> Engine<R> {
         let mut call = Box::new(Call {
             call_ref,
             call_id: call_id.clone(),
+            host_call_id: req.host_call_id.clone(),
             aliases: Vec::new(),
             action,
             name: req.name,
@@ -905,7 +916,9 @@ impl<R: Clone> Engine<R> {
                 call.state = CallState::SoftWaiting { expires_at };
                 self.live.push(call);
                 self.soft_waiting += 1;
-                self.answer(req.ticket, needs_confirmation(call_id, token, expires_at));
+                let mut outcome = needs_confirmation(call_id, token, expires_at);
+                outcome.host_call_id = req.host_call_id;
+                self.answer(req.ticket, outcome);
             }
             Control::Hard => {
                 let proposal = ProposalId(self.next());
@@ -961,11 +974,12 @@ impl<R: Clone> Engine<R> {
                     }
                     return self.refuse(req, Gate::Rejected, Error::BadToken, now);
                 }
-                let outcome = needs_confirmation(
+                let mut outcome = needs_confirmation(
                     call.call_id.clone(),
                     call.token.clone().unwrap_or_default(),
                     expires_at,
                 );
+                outcome.host_call_id = call.host_call_id.clone();
                 self.answer(req.ticket, outcome);
             }
             CallState::HardPending { .. } | CallState::Running { .. } => {
@@ -1111,6 +1125,7 @@ impl<R: Clone> Engine<R> {
             action: call.action,
             name: call.name.clone(),
             call_id: call.call_id.clone(),
+            host_call_id: call.host_call_id.clone(),
             control: call.control,
             args: call.args.clone(),
             snapshot: call.snapshot.clone(),
@@ -1136,11 +1151,12 @@ impl<R: Clone> Engine<R> {
             CallState::Running { gate, .. } => *gate,
             _ => Gate::Fired,
         };
-        let (outcome, record_outcome, gate, reason, approver) = match end {
+        let (mut outcome, record_outcome, gate, reason, approver) = match end {
             End::Ran(Ok(value)) => {
                 let approver = running_approver(&call.state);
                 let outcome = Outcome {
                     call_id: call.call_id.clone(),
+                    host_call_id: None,
                     gate: ran_gate,
                     ok: true,
                     result: if call.share_result {
@@ -1187,11 +1203,13 @@ impl<R: Clone> Engine<R> {
                 (outcome, RecordOutcome::NotRun, gate, Some(reason), approver)
             }
         };
+        outcome.host_call_id = call.host_call_id.clone();
         let record = ActionRecord {
             v: 1,
             seq: self.record_seq(),
             session_id: self.session_id.clone(),
             call_id: call.call_id.clone(),
+            host_call_id: call.host_call_id,
             action: call.name.clone(),
             control: call.control,
             control_source: call.source,
@@ -1292,15 +1310,18 @@ impl<R: Clone> Engine<R> {
         message: String,
         now: f64,
     ) {
-        let call_id = match req.call_id {
-            Some(id) => id,
-            None => self.random_id(CALL_ID_PREFIX),
+        let (call_id, host_call_id) = match req.call_id {
+            Some(id) => (id, req.host_call_id),
+            None => (self.random_id(CALL_ID_PREFIX), None),
         };
+        let mut outcome = failed(call_id.clone(), gate, code, message);
+        outcome.host_call_id = host_call_id.clone();
         let record = ActionRecord {
             v: 1,
             seq: self.record_seq(),
             session_id: self.session_id.clone(),
-            call_id: call_id.clone(),
+            call_id,
+            host_call_id,
             action: req.name,
             control: req.control,
             control_source: req.source,
@@ -1316,7 +1337,7 @@ impl<R: Clone> Engine<R> {
             call: None,
         };
         self.effects.push_back(Effect::Record(record));
-        self.answer(req.ticket, failed(call_id, gate, code, message));
+        self.answer(req.ticket, outcome);
     }
 
     fn answer(&mut self, ticket: Ticket, outcome: Outcome<R>) {
@@ -1521,6 +1542,7 @@ fn cancelled<R>(reason: CancelReason) -> End<R> {
 fn failed<R>(call_id: String, gate: Gate, code: &'static str, message: String) -> Outcome<R> {
     Outcome {
         call_id,
+        host_call_id: None,
         gate,
         ok: false,
         result: None,
@@ -1533,6 +1555,7 @@ fn failed<R>(call_id: String, gate: Gate, code: &'static str, message: String) -
 fn needs_confirmation<R>(call_id: String, token: String, expires_at: f64) -> Outcome<R> {
     Outcome {
         call_id,
+        host_call_id: None,
         gate: Gate::NeedsConfirmation,
         ok: false,
         result: None,

@@ -58,6 +58,35 @@ export function ckOutcome(callId, gate, ok, result, error, confirmToken, expires
 }
 
 /**
+ * The outcome of `ckOutcome`, already resolved: what `invoke` returns for a call answered at
+ * once (an open action with a synchronous `run`, a rejection), in one crossing.
+ * @param {string} callId
+ * @param {number} gate a `GATES` index
+ * @param {boolean} ok
+ * @param {unknown} result
+ * @param {unknown} error
+ * @param {string | undefined} confirmToken
+ * @param {number | undefined} expiresAt
+ */
+export function ckResolvedOutcome(callId, gate, ok, result, error, confirmToken, expiresAt) {
+  return Promise.resolve(ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt));
+}
+
+/**
+ * Calls an action's `run` with the frozen args and its `ctx` (see `ckContext`); whatever `run`
+ * returns or throws goes back to Rust as it is.
+ * @param {(args: unknown, ctx: unknown) => unknown} run
+ * @param {unknown} args
+ * @param {string} callId
+ * @param {number} control a `CONTROLS` index
+ * @param {unknown} approver
+ * @param {AbortSignal} signal
+ */
+export function ckRun(run, args, callId, control, approver, signal) {
+  return run(args, ckContext(callId, control, approver, signal));
+}
+
+/**
  * `{ code, message }`, frozen.
  * @param {number} code a `CODES` index
  * @param {string} message

@@ -389,9 +389,17 @@ impl CardLayer {
             card.confirm_allowed = model.confirm_allowed;
         }
 
+        // A quarter-second tick, writing only when the text changes: the countdown follows the
+        // clock rather than the timer, whose 1 s interval drifts in Firefox (it counts from
+        // when each tick ran), so the card said "Expires in 0:01" after it had expired.
         let (countdown, expires_at) = (self.countdown.clone(), model.expires_at);
-        self.ticker = Some(Interval::new(1000, move || {
-            countdown.set_text_content(Some(&countdown_text(expires_at - now())));
+        let mut shown = countdown.text_content().unwrap_or_default();
+        self.ticker = Some(Interval::new(250, move || {
+            let text = countdown_text(expires_at - now());
+            if text != shown {
+                countdown.set_text_content(Some(&text));
+                shown = text;
+            }
         }));
         let confirm = self.confirm.clone();
         self.arming = Some(timeout(arm_delay_ms, move || {

@@ -1,10 +1,7 @@
-//! Writing [`Value`]s to JavaScript, the JS strings of recent call ids, and the SDK's own
-//! property reads and writes.
+//! Writing [`Value`]s to JavaScript, and the SDK's own property reads and writes.
 //!
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 //! Reading is [`read`](super::read)'s.
-
-use std::cell::RefCell;
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::JsValue;
@@ -56,39 +53,6 @@ extern "C" {
     /// plain objects, where it cannot throw.
     #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
     fn reflect_set(target: &Object, key: &JsValue, value: &JsValue) -> bool;
-}
-
-/// How many call ids [`remember_call_id`] keeps.
-const CALL_ID_SLOTS: usize = 4;
-
-thread_local! {
-    /// The JS strings of the latest calls' ids (given by the agent, or drawn by the engine and
-    /// written in JS), most recent last.
-    static CALL_IDS: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Keeps a call id with its own JS string, so giving it back (in the call's `ctx`, outcome and
-/// record) costs no decode from wasm memory.
-pub fn remember_call_id(text: &str, js: &JsValue) {
-    CALL_IDS.with(|ids| {
-        let mut ids = ids.borrow_mut();
-        if ids.len() == CALL_ID_SLOTS {
-            ids.remove(0);
-        }
-        ids.push((text.to_owned(), js.clone()));
-    })
-}
-
-/// The JS string of a call id: the remembered one, else decoded.
-pub fn call_id_js(text: &str) -> JsValue {
-    let known = CALL_IDS.with(|ids| {
-        let ids = ids.borrow();
-        ids.iter()
-            .rev()
-            .find(|(s, _)| s == text)
-            .map(|(_, js)| js.clone())
-    });
-    known.unwrap_or_else(|| JsValue::from_str(text))
 }
 
 /// Sets `key` on one of the SDK's own objects (whose keys are fixed names).

@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::card::{CardLayer, Decision};
-use super::convert::{call_id_js, get, write_frozen};
+use super::convert::{get, write_frozen};
 use super::events::EventKind;
 use super::instance::Instance;
 use super::js;
@@ -38,8 +38,9 @@ pub(crate) struct Effects {
     /// Resolvers of the calls that did not answer while their `invoke` drained (hard and async
     /// ones): few at a time, so a list.
     waiters: RefCell<Vec<(Ticket, Function)>>,
-    /// Answers that arrived while `invoke` was still draining, before it made a promise.
-    early: RefCell<Vec<(Ticket, JsValue)>>,
+    /// Answers that arrived while `invoke` was still draining, before it made a promise: the
+    /// promise it returns, already resolved.
+    early: RefCell<Vec<(Ticket, Promise)>>,
     /// The card's DOM, made when the first hard call needs it.
     card: RefCell<Option<CardLayer>>,
     /// The timer for the engine's next deadline, with that deadline.
@@ -68,8 +69,8 @@ impl Effects {
             let at = early.iter().position(|(t, _)| *t == ticket);
             at.map(|i| early.swap_remove(i).1)
         };
-        if let Some(outcome) = early {
-            return Promise::resolve(&outcome);
+        if let Some(promise) = early {
+            return promise;
         }
         let mut resolver = None;
         let promise = Promise::new(&mut |resolve, _reject| resolver = Some(resolve));
@@ -123,14 +124,18 @@ impl Effects {
                 call,
                 action,
                 call_id,
+                host_call_id,
                 control,
                 args,
                 snapshot,
                 approver,
                 ..
-            } => run(
-                inst, call, action, &call_id, control, &args, snapshot, approver,
-            ),
+            } => {
+                let call_id = id_js(&call_id, &host_call_id);
+                run(
+                    inst, call, action, &call_id, control, &args, snapshot, approver,
+                );
+            }
             Effect::ShowCard {
                 proposal,
                 action,
@@ -208,7 +213,10 @@ impl Effects {
                 let _ = resolve.call1(&JsValue::UNDEFINED, &outcome_js(outcome));
             }
             // Answered before `invoke` made a promise: `promise_for` picks this up.
-            None => self.early.borrow_mut().push((ticket, outcome_js(outcome))),
+            None => {
+                let promise = outcome_parts(outcome, js::resolved_outcome);
+                self.early.borrow_mut().push((ticket, promise));
+            }
         }
     }
 
@@ -303,29 +311,38 @@ fn run(
     inst: &Instance,
     call: CallRef,
     action: ActionId,
-    call_id: &str,
+    call_id: &JsValue,
     control: Control,
     args: &Rc<Value>,
     snapshot: Option<JsValue>,
     approver: Option<Approver>,
 ) {
-    if let Some(result) = inst.hand.perform(inst, action, args) {
-        inst.engine.borrow_mut().run_finished(call, result, now());
-        return;
-    }
-    let Some(run) = inst.registry.with(action, |a| a.run.clone()).flatten() else {
-        let e = Error::RunFailed("the action was disposed before it ran".into());
-        inst.engine.borrow_mut().run_finished(call, Err(e), now());
-        return;
+    let pieces = inst
+        .registry
+        .with(action, |a| (a.run.clone(), a.element.clone()));
+    let run = match pieces {
+        Some((_, Some(target))) => {
+            let result = inst.hand.perform(inst, &target, args);
+            inst.engine.borrow_mut().run_finished(call, result, now());
+            return;
+        }
+        Some((Some(run), None)) => run,
+        _ => {
+            let e = Error::RunFailed("the action was disposed before it ran".into());
+            inst.engine.borrow_mut().run_finished(call, Err(e), now());
+            return;
+        }
     };
-    let ctx = js::context(
-        &call_id_js(call_id),
-        control as u8,
-        &approver.as_ref().map_or(JsValue::NULL, approver_js),
-        &inst.signal,
-    );
+    let approver = approver.as_ref().map_or(JsValue::NULL, approver_js);
     let snapshot = snapshot.unwrap_or_else(|| write_frozen(args));
-    match run.call2(&JsValue::UNDEFINED, &snapshot, &ctx) {
+    match js::run(
+        &run,
+        &snapshot,
+        call_id,
+        control as u8,
+        &approver,
+        &inst.signal,
+    ) {
         Err(thrown) => {
             let e = Error::RunFailed(message_of(&thrown));
             inst.engine.borrow_mut().run_finished(call, Err(e), now());
@@ -413,7 +430,7 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
     js::record(
         r.seq as f64,
         &inst.session_js,
-        &call_id_js(&r.call_id),
+        &id_js(&r.call_id, &r.host_call_id),
         &inst.registry.name_js(&r.action),
         r.control as u8,
         r.control_source as u8,
@@ -433,13 +450,23 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
 
 /// The outcome object `invoke` resolves to (SPEC §3), frozen.
 pub(crate) fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
+    outcome_parts(outcome, js::outcome)
+}
+
+/// One of the outcome builders of `objects.js`: `callId`, gate, `ok`, `result`, `error`,
+/// `confirmToken`, `expiresAt`.
+type OutcomeBuilder<T> =
+    fn(&JsValue, u8, bool, &JsValue, &JsValue, Option<String>, Option<f64>) -> T;
+
+/// Hands an outcome's fields to one of the outcome builders of `objects.js`.
+fn outcome_parts<T>(outcome: &Outcome<JsValue>, build: OutcomeBuilder<T>) -> T {
     let u = JsValue::UNDEFINED;
     let error = match &outcome.error {
         Some((code, message)) => js::error(code_number(code), message),
         None => u.clone(),
     };
-    js::outcome(
-        &call_id_js(&outcome.call_id),
+    build(
+        &id_js(&outcome.call_id, &outcome.host_call_id),
         outcome.gate as u8,
         outcome.ok,
         outcome.result.as_ref().unwrap_or(&u),
@@ -447,6 +474,14 @@ pub(crate) fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
         outcome.confirm_token.clone(),
         outcome.expires_at,
     )
+}
+
+/// A call id's JS string: the one the call came with, else written out.
+fn id_js(text: &str, host: &Option<JsValue>) -> JsValue {
+    match host {
+        Some(js) => js.clone(),
+        None => JsValue::from_str(text),
+    }
 }
 
 fn approver_js(a: &Approver) -> JsValue {

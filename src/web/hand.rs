@@ -54,7 +54,6 @@ use super::events::EventKind;
 use super::instance::Instance;
 use super::js;
 use super::listener::EventListener;
-use crate::core::engine::ActionId;
 use crate::core::error::Error;
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -433,23 +432,19 @@ impl HandMode {
             .or(value.err())
     }
 
-    /// Performs the element action `action`, checking Hand mode and the element again; `None`
-    /// when `action` is not an element action (the caller runs `run`).
+    /// Performs an element action's operation on its target, checking Hand mode and the
+    /// element again.
     pub(crate) fn perform(
         &self,
         inst: &Instance,
-        action: ActionId,
+        target: &ElementTarget,
         args: &Value,
-    ) -> Option<Result<JsValue, Error>> {
-        let target = inst
-            .registry
-            .with(action, |a| a.element.clone())
-            .flatten()?;
+    ) -> Result<JsValue, Error> {
         if !inst.engine.borrow().hand_mode() {
-            return Some(Err(Error::HandModeOff));
+            return Err(Error::HandModeOff);
         }
         // No borrow is held: the events run the app's handlers, which may call back in.
-        Some(perform(&target, args))
+        perform(target, args)
     }
 
     /// Removes the badge and the switches and disarms (from `dispose()`).

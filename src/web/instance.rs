@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{AbortController, Element};
 
-use super::convert::{get, remember_call_id};
+use super::convert::get;
 use super::effects::Effects;
 use super::events::EventBus;
 use super::hand::HandMode;
@@ -249,23 +249,24 @@ impl Instance {
             Some(Err(error)) => (Err(error), None),
         };
         let mut host_rejection = None;
-        // The id's JS string is kept (`remember_call_id`), so the ctx, record and outcome that
-        // carry it never decode it back from wasm memory.
-        let call_id = match fields.call_id {
-            Field::Absent => Some(self.fresh_call_id()),
+        // The id's JS string goes along with the call, so the ctx, record and outcome that carry
+        // it never decode it back from wasm memory.
+        let (call_id, host_call_id) = match fields.call_id {
+            Field::Absent => {
+                let (text, js) = self.fresh_call_id();
+                (Some(text), Some(js))
+            }
             Field::Text(id) if !id.is_empty() && id.len() <= 256 => {
-                // A lone surrogate was read as U+FFFD; such an id is not cached, so every
-                // outcome and record carries the same (well-formed) text.
-                if !has_replacement_char(&id) {
-                    remember_call_id(&id, &given_call_id());
-                }
-                Some(id)
+                // A lone surrogate was read as U+FFFD: the JS string is not the id's text then,
+                // so every outcome and record carries the text, written out.
+                let js = (!has_replacement_char(&id)).then(given_call_id);
+                (Some(id), js)
             }
             _ => {
                 host_rejection = Some(Error::InvalidArgs(
                     "callId must be a non-empty string of at most 256 bytes".into(),
                 ));
-                None
+                (None, None)
             }
         };
         let confirm_token = match fields.confirm_token {
@@ -285,21 +286,21 @@ impl Instance {
             snapshot,
             via: Via::Invoke,
             call_id,
+            host_call_id,
             confirm_token,
             decline: fields.decline,
             host_rejection,
         }
     }
 
-    /// A call id from the engine's randomness, its JS text written in JS from the same bits.
-    fn fresh_call_id(&self) -> String {
+    /// A call id from the engine's randomness, and its JS string written in JS from the same
+    /// bits.
+    fn fresh_call_id(&self) -> (String, JsValue) {
         let bytes = self.engine.borrow_mut().draw_call_id();
         let word =
             |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         let js = js::call_id_text(word(0), word(4), word(8), word(12));
-        let text = hex_id(CALL_ID_PREFIX, &bytes);
-        remember_call_id(&text, &js);
-        text
+        (hex_id(CALL_ID_PREFIX, &bytes), js)
     }
 
     /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the

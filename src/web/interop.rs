@@ -255,6 +255,7 @@ fn tool_request(inst: &Instance, call: ToolCallFields) -> InvokeRequest<JsValue>
         args: args.map(Rc::new),
         via: Via::ToolCall,
         call_id: None,
+        host_call_id: None,
         confirm_token: None,
         decline: false,
         host_rejection: None,

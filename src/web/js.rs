@@ -18,7 +18,7 @@
 //! `wasm-bindgen-test-runner` (tiny_http) can leave a request unanswered when a page opens more
 //! than about four connections at a time, which hangs the browser tests.
 
-use js_sys::Promise;
+use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 
 use crate::core::tape::Shape;
@@ -125,6 +125,30 @@ extern "C" {
         expires_at: Option<f64>,
     ) -> JsValue;
 
+    /// A promise already resolved with the outcome [`outcome`] builds from the same fields.
+    #[wasm_bindgen(js_name = ckResolvedOutcome)]
+    pub fn resolved_outcome(
+        call_id: &JsValue,
+        gate: u8,
+        ok: bool,
+        result: &JsValue,
+        error: &JsValue,
+        confirm_token: Option<String>,
+        expires_at: Option<f64>,
+    ) -> Promise;
+
+    /// Calls `run(args, ctx)`, the `ctx` being [`context`] of the other arguments; a throw is
+    /// the `Err`.
+    #[wasm_bindgen(catch, js_name = ckRun)]
+    pub fn run(
+        run: &Function,
+        args: &JsValue,
+        call_id: &JsValue,
+        control: u8,
+        approver: &JsValue,
+        signal: &JsValue,
+    ) -> Result<JsValue, JsValue>;
+
     /// `{ code, message }`, frozen.
     #[wasm_bindgen(js_name = ckError)]
     pub fn error(code: Option<u8>, message: &str) -> JsValue;
@@ -151,11 +175,6 @@ extern "C" {
         started_at: f64,
         settled_at: f64,
     ) -> JsValue;
-
-    /// The `ctx` that `run` receives.
-    #[wasm_bindgen(js_name = ckContext)]
-    pub fn context(call_id: &JsValue, control: u8, approver: &JsValue, signal: &JsValue)
-        -> JsValue;
 
     #[wasm_bindgen(js_name = ckAnswer)]
     fn answer_in(outcome: &Promise, shape: u8, id: Option<String>, action: &str) -> Promise;

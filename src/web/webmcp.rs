@@ -287,6 +287,7 @@ fn collected() -> Outcome<JsValue> {
     let error = Error::Disposed;
     Outcome {
         call_id: String::new(),
+        host_call_id: None,
         gate: Gate::Cancelled,
         ok: false,
         result: None,

@@ -3,7 +3,7 @@
 // or on an unavailable element, and fill/select reach a React-controlled form.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, onPart, clickPart, partCenter, waitCard, waitFor, click, sleep, ENGINE } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, partCenter, waitCard, waitFor, click, sleep } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -61,9 +61,9 @@ async function armByClick(p) {
 }
 
 /**
- * Evaluates in the page without a user gesture: in Chromium Playwright's own evaluate counts as
- * one, so the driver goes through CDP with `userGesture: false`; in Firefox and WebKit an
- * evaluate is never a gesture.
+ * Evaluates in the page without a user gesture: Playwright's and puppeteer's own evaluate count
+ * as one, so the Chromium driver goes through CDP with `userGesture: false` and the Firefox
+ * driver through BiDi with `userActivation: false`; in WebKit an evaluate is never a gesture.
  */
 const evalNoGesture = (p, expression) => p.evaluateNoGesture(expression);
 /** Waits until the transient activation of earlier gestures (about 5 s) has lapsed. */

@@ -12,7 +12,7 @@
 // wasm memory within the flood's bound.
 //
 //   HOSTILE_SEED=n   reproduces a run (the seed is printed)
-//   HOSTILE_SCALE=x  scales the call and event counts (default 1 in Chromium, 0.4 in Firefox
+//   HOSTILE_SCALE=x  scales the call and event counts (default 1 in Chromium, 0.5 in Firefox
 //                    and WebKit, whose drivers are slower: the same scenarios, shorter runs)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -20,7 +20,7 @@ import { readFileSync, existsSync } from "node:fs";
 import { launch, openFixture, onPart, click, cardState, waitCard, sleep, ENGINE } from "./harness.mjs";
 
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const SCALE = Number(process.env.HOSTILE_SCALE ?? (ENGINE === "chromium" ? 1 : 0.4));
+const SCALE = Number(process.env.HOSTILE_SCALE ?? (ENGINE === "chromium" ? 1 : 0.5));
 const n = (count) => Math.max(1, Math.round(count * SCALE));
 /**
  * The flood's memory bound, held by every scenario: the flood below (2 × 10,000 invokes, 2,000

@@ -1,4 +1,4 @@
-// Agent interoperability (SPEC §7) through the real package in headless Chromium: manifests
+// Agent interoperability (SPEC §7) through the real package, in every engine: manifests
 // for every format checked against golden objects and the providers' documented shapes, every
 // provider's tool-call round trip, re-sent calls, MCP hints, Standard Schema inputs with real
 // zod and valibot, and the README's LLM loops run against a scripted model.

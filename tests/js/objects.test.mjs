@@ -3,7 +3,7 @@
 // and the text of a call id the engine drew.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ckCallId, ckContext, ckError, ckOutcome, ckRecord, ckRecordOutcome } from "../../src/js/objects.js";
+import { ckCallId, ckContext, ckError, ckOutcome, ckRecord, ckRecordOutcome, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
 import { CODES, CONTROLS, GATES, STATUSES, VIAS } from "../../src/js/codes.js";
 
 const gate = (name) => GATES.indexOf(name);
@@ -63,4 +63,21 @@ test("a drawn call id: ck_ and the four words as 32 lowercase hex digits, big-en
   assert.equal(ckCallId(0, 0, 0, 0), "ck_" + "0".repeat(32));
   assert.equal(ckCallId(0x01234567, 0x89abcdef, 0xfedcba98, 0x76543210), "ck_0123456789abcdeffedcba9876543210");
   assert.equal(ckCallId(0xffffffff, 1, 0x10, 0x100), "ck_ffffffff000000010000001000000100");
+});
+
+test("ckRun calls run with the args and its ctx, and lets what run throws through", () => {
+  const signal = new AbortController().signal;
+  const seen = [];
+  const value = ckRun((args, ctx) => { seen.push(args, ctx); return 7; }, { a: 1 }, "c", CONTROLS.indexOf("soft"), null, signal);
+  assert.equal(value, 7);
+  assert.deepEqual(seen[0], { a: 1 });
+  assert.deepEqual(Object.keys(seen[1]), ["callId", "control", "approver", "signal"]);
+  assert.equal(seen[1].control, "soft");
+  assert.throws(() => ckRun(() => { throw new Error("boom"); }, {}, "c", 0, null, signal), /boom/);
+});
+
+test("ckResolvedOutcome is a promise of the same outcome ckOutcome builds", async () => {
+  const outcome = await ckResolvedOutcome("c", gate("fired"), true, 3, undefined, undefined, undefined);
+  assert.deepEqual(outcome, ckOutcome("c", gate("fired"), true, 3, undefined, undefined, undefined));
+  assert.ok(Object.isFrozen(outcome));
 });
