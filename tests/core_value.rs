@@ -5,7 +5,11 @@
 //!
 //! For a longer run: `PROPTEST_CASES=1000000 cargo test --release --test core_value`
 
+mod engine_support;
+
+use coworkkit::core::ids::IdHasher;
 use coworkkit::core::value::{Value, MAX_DEPTH};
+use engine_support::SeededEntropy;
 use proptest::prelude::*;
 
 fn v(json: &str) -> Value {
@@ -89,18 +93,26 @@ fn canonical_eq_ignores_key_order() {
     assert!(!v(r#"{"a":1}"#).canonical_eq(&v(r#"{"a":1,"b":2}"#)));
     assert!(!v("[1,2]").canonical_eq(&v("[2,1]")));
     assert!(!v(r#"{"a":1}"#).canonical_eq(&v(r#"{"a":"1"}"#)));
-    // big objects take the sorted path
+    // big objects: a scan per key, or (for args an agent chose) a keyed map
+    let hasher = IdHasher::from_entropy(&mut SeededEntropy(3));
     let keys: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
     let mut reversed = keys.clone();
     reversed.reverse();
     let a = v(&format!("{{{}}}", keys.join(",")));
     let b = v(&format!("{{{}}}", reversed.join(",")));
     assert!(a.canonical_eq(&b));
+    assert!(a.canonical_eq_keyed(&b, &hasher));
     let c = v(&format!(
         "{{{}}}",
         keys.join(",").replace("\"k7\":7", "\"k7\":8")
     ));
     assert!(!a.canonical_eq(&c));
+    assert!(!a.canonical_eq_keyed(&c, &hasher));
+    let d = v(&format!(
+        "{{{}}}",
+        keys.join(",").replace("\"k7\":7", "\"k77\":7")
+    ));
+    assert!(!a.canonical_eq_keyed(&d, &hasher));
 }
 
 #[test]

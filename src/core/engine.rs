@@ -949,10 +949,13 @@ impl<R: Clone> Engine<R> {
         host_rejection: Option<Error>,
         now: f64,
     ) {
+        let hasher = *self.call_ids.hasher();
         let known = match known {
             Known::Settled(seq) => {
                 return match self.memory(seq) {
-                    Some(m) if m.name == req.name && m.args.canonical_eq(&req.args) => {
+                    Some(m)
+                        if m.name == req.name && m.args.canonical_eq_keyed(&req.args, &hasher) =>
+                    {
                         let outcome = m.outcome.clone();
                         self.answer(req.ticket, outcome)
                     }
@@ -962,7 +965,7 @@ impl<R: Clone> Engine<R> {
             Known::Live(call_ref) => call_ref,
         };
         let call = match self.live_mut(known) {
-            Some(c) if c.name == req.name && c.args.canonical_eq(&req.args) => c,
+            Some(c) if c.name == req.name && c.args.canonical_eq_keyed(&req.args, &hasher) => c,
             _ => return self.refuse(req, Gate::Rejected, Error::CallIdConflict, now),
         };
         match call.state {
@@ -997,6 +1000,7 @@ impl<R: Clone> Engine<R> {
         host_rejection: Option<Error>,
         now: f64,
     ) {
+        let hasher = *self.call_ids.hasher();
         let call_ref = match self.tokens.get(token) {
             Some(&Known::Live(call_ref)) => call_ref,
             Some(&Known::Settled(seq)) => return self.replay_token(seq, req, now),
@@ -1005,7 +1009,7 @@ impl<R: Clone> Engine<R> {
         let Some(call) = self.live(call_ref) else {
             return self.refuse(req, Gate::Rejected, Error::BadToken, now);
         };
-        if call.name != req.name || !call.args.canonical_eq(&req.args) {
+        if call.name != req.name || !call.args.canonical_eq_keyed(&req.args, &hasher) {
             return self.refuse(req, Gate::Rejected, Error::BadToken, now);
         }
         self.redeem_live(call_ref, req, decline, host_rejection, now);
@@ -1013,9 +1017,10 @@ impl<R: Clone> Engine<R> {
 
     /// The token of a settled call was presented again.
     fn replay_token(&mut self, seq: u64, req: Refusal<R>, now: f64) {
+        let hasher = *self.call_ids.hasher();
         if let Some(m) = self.memory(seq) {
             // A used (or expired, or declined) token: no second run, ever.
-            if m.name != req.name || !m.args.canonical_eq(&req.args) {
+            if m.name != req.name || !m.args.canonical_eq_keyed(&req.args, &hasher) {
                 return self.refuse(req, Gate::Rejected, Error::BadToken, now);
             }
             if m.outcome.gate == Gate::Timeout {

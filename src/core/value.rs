@@ -4,11 +4,14 @@
 //! arguments the way they came; equality that matters for security ([`Value::canonical_eq`])
 //! ignores that order.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
+
+use super::ids::IdHasher;
 
 /// Nesting deeper than this is refused when arguments are read, and by the engine, which keeps
 /// every recursive walk over arguments (size, equality, validation) shallow.
@@ -88,35 +91,44 @@ impl Value {
         }
     }
 
-    /// Deep equality that ignores the order of object keys (`0 == -0`).
+    /// Deep equality that ignores the order of object keys (`0 == -0`), matching each key by
+    /// a scan of the other object's keys: for values whose size the developer chose (a
+    /// schema's `const` and `enum`). Arguments an agent chose go through
+    /// [`canonical_eq_keyed`](Self::canonical_eq_keyed).
     pub fn canonical_eq(&self, other: &Value) -> bool {
+        self.equal(other, None)
+    }
+
+    /// [`canonical_eq`](Self::canonical_eq) for two values an agent chose: the keys of a
+    /// large object are matched through a map hashed with `hasher` (a scan per key would let
+    /// many-keyed args cost quadratic time; a map with keys the agent can know would let it
+    /// choose colliding keys).
+    pub fn canonical_eq_keyed(&self, other: &Value, hasher: &IdHasher) -> bool {
+        self.equal(other, Some(hasher))
+    }
+
+    fn equal(&self, other: &Value, hasher: Option<&IdHasher>) -> bool {
         match (self, other) {
             (Value::Null, Value::Null) => true,
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Number(a), Value::Number(b)) => a == b,
             (Value::String(a), Value::String(b)) => a == b,
             (Value::Array(a), Value::Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.canonical_eq(y))
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.equal(y, hasher))
             }
-            (Value::Object(a), Value::Object(b)) => {
-                if a.len() != b.len() {
-                    return false;
+            (Value::Object(a), Value::Object(b)) if a.len() == b.len() => match hasher {
+                Some(keys) if a.len() > 16 => {
+                    let mut others = HashMap::with_capacity_and_hasher(b.len(), *keys);
+                    others.extend(b.iter().map(|(k, y)| (k.as_str(), y)));
+                    a.iter()
+                        .all(|(k, x)| others.get(k.as_str()).is_some_and(|y| x.equal(y, hasher)))
                 }
-                if a.len() <= 16 {
-                    // Small objects: a linear scan beats sorting.
-                    return a.iter().all(|(key, x)| {
-                        b.iter()
-                            .find(|(k, _)| k == key)
-                            .is_some_and(|(_, y)| x.canonical_eq(y))
-                    });
-                }
-                // Large ones: both sorted by key, then compared in step (a scan per key would
-                // let an agent's many-keyed args cost quadratic time).
-                let (a, b) = (by_key(a), by_key(b));
-                a.iter()
-                    .zip(&b)
-                    .all(|(x, y)| x.0 == y.0 && x.1.canonical_eq(&y.1))
-            }
+                _ => a.iter().all(|(key, x)| {
+                    b.iter()
+                        .find(|(k, _)| k == key)
+                        .is_some_and(|(_, y)| x.equal(y, hasher))
+                }),
+            },
             _ => false,
         }
     }
@@ -272,13 +284,6 @@ impl<'de> Visitor<'de> for ValueVisitor {
         }
         Ok(Value::Object(fields))
     }
-}
-
-/// An object's fields sorted by key.
-fn by_key(fields: &[(String, Value)]) -> Vec<&(String, Value)> {
-    let mut sorted: Vec<&(String, Value)> = fields.iter().collect();
-    sorted.sort_unstable_by(|x, y| x.0.cmp(&y.0));
-    sorted
 }
 
 fn is_safe_integer(n: f64) -> bool {

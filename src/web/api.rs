@@ -12,7 +12,7 @@ use web_sys::Element;
 use super::convert::{get, set};
 use super::effects::proposal_js;
 use super::events::{call_listener, EventKind};
-use super::instance::Instance;
+use super::instance::{Instance, Release};
 use super::interop;
 use super::time::now;
 use super::watch;
@@ -67,7 +67,7 @@ impl Coworkkit {
         let (id, name) = self.inner.define(&spec)?;
         let handle = Object::new();
         set(&handle, "name", name);
-        set(&handle, "dispose", self.inner.disposer(id));
+        set(&handle, "dispose", self.inner.releaser(Release::Action, id.as_u64()));
         Ok(Object::freeze(&handle).into())
     }
 
@@ -78,7 +78,7 @@ impl Coworkkit {
         #[wasm_bindgen(unchecked_param_type = "ActionSpec")] spec: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (id, _) = self.inner.define(&spec)?;
-        Ok(self.inner.disposer(id))
+        Ok(self.inner.releaser(Release::Action, id.as_u64()))
     }
 
     /// The agent's door (SPEC §3). Never throws: bad input is a `rejected` outcome.
@@ -146,7 +146,7 @@ impl Coworkkit {
                 });
             }
         }
-        Ok(inner.unsubscriber(id))
+        Ok(inner.releaser(Release::Subscriber, id.into()))
     }
 
     /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the
@@ -202,13 +202,10 @@ impl Coworkkit {
     #[wasm_bindgen(js_name = mountHandModeSwitch, unchecked_return_type = "MountHandle")]
     pub fn mount_hand_mode_switch(&self, element: Option<Element>) -> Result<JsValue, JsValue> {
         let id = self.inner.hand.mount_switch(&self.inner, element)?;
-        let weak = Rc::downgrade(&self.inner);
-        let dispose = Closure::<dyn FnMut()>::new(move || {
-            if let Some(inner) = weak.upgrade() {
-                inner.hand.unmount_switch(id);
-            }
-        });
-        Ok(handle(&[("dispose", dispose.into_js_value())]))
+        Ok(handle(&[(
+            "dispose",
+            self.inner.releaser(Release::Switch, id.into()),
+        )]))
     }
 
     /// Draws a Watch panel into `element` (default: the `container` option, else
@@ -224,15 +221,9 @@ impl Coworkkit {
             .sdk_parent(element)
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the panel in"))?;
         let (id, panel) = inner.watch.mount(&parent)?;
-        let weak = Rc::downgrade(inner);
-        let dispose = Closure::<dyn FnMut()>::new(move || {
-            if let Some(inner) = weak.upgrade() {
-                inner.watch.unmount(id);
-            }
-        });
         let json_lines = Closure::<dyn FnMut() -> String>::new(move || watch::json_lines(&panel));
         Ok(handle(&[
-            ("dispose", dispose.into_js_value()),
+            ("dispose", inner.releaser(Release::Panel, id.into())),
             ("jsonLines", json_lines.into_js_value()),
         ]))
     }
@@ -254,16 +245,9 @@ impl Coworkkit {
         let (id, ready) = inner.model_contexts.expose(inner, &options)?;
         // The browser's agent may call the tools whenever: see `Instance::hold_while_owing`.
         inner.hold_while_owing();
-        let weak = Rc::downgrade(inner);
-        let dispose = Closure::<dyn FnMut()>::new(move || {
-            if let Some(inner) = weak.upgrade() {
-                inner.model_contexts.dispose_exposure(id);
-                inner.hold_while_owing();
-            }
-        });
         Ok(handle(&[
             ("ready", ready.into()),
-            ("dispose", dispose.into_js_value()),
+            ("dispose", inner.releaser(Release::Exposure, id.into())),
         ]))
     }
 }

@@ -55,9 +55,20 @@ impl Entropy for WebCrypto {
     }
 }
 
-/// What a released handle was: the argument of the instance's one `release` function.
-const RELEASE_ACTION: u32 = 0;
-const RELEASE_SUBSCRIBER: u32 = 1;
+/// What a released handle was: the first argument of the instance's one `release` function.
+#[derive(Clone, Copy)]
+pub(crate) enum Release {
+    /// An action's disposer.
+    Action = 0,
+    /// A listener's unsubscribe function.
+    Subscriber,
+    /// The `dispose()` of a mounted Hand-mode switch.
+    Switch,
+    /// The `dispose()` of a mounted Watch panel.
+    Panel,
+    /// The `dispose()` of a WebMCP exposure.
+    Exposure,
+}
 
 /// The state of one instance, shared (weakly) with every closure the browser holds.
 pub(crate) struct Instance {
@@ -82,9 +93,9 @@ pub(crate) struct Instance {
     /// `const ck` that no later code reads), and the finalizer of the `Coworkkit` wrapper would
     /// then drop the instance, its card and its timers with it.
     held: RefCell<Option<Rc<Instance>>>,
-    /// One JS function per instance, `(kind, id) => void`, that action disposers and unsubscribe
-    /// functions are bound to (`Function.prototype.bind`): a Rust closure per registration
-    /// would stay alive until JavaScript happened to collect the handle.
+    /// One JS function per instance, `(kind, id) => void`, that every disposer and unsubscribe
+    /// function it hands out is bound to (`Function.prototype.bind`): a Rust closure per
+    /// registration would stay alive until JavaScript happened to collect the handle.
     release: Function,
 }
 
@@ -156,30 +167,30 @@ impl Instance {
         Ok((id, name))
     }
 
-    /// An action's disposer: the instance's `release` bound to the action's id.
-    pub(crate) fn disposer(&self, id: ActionId) -> JsValue {
-        self.bound_release(RELEASE_ACTION, id.as_u64() as f64)
-    }
-
-    /// A listener's unsubscribe function.
-    pub(crate) fn unsubscriber(&self, id: u32) -> JsValue {
-        self.bound_release(RELEASE_SUBSCRIBER, f64::from(id))
-    }
-
-    fn bound_release(&self, kind: u32, id: f64) -> JsValue {
+    /// A handle's disposer (or a listener's unsubscribe function): the instance's `release`
+    /// bound to what it releases.
+    pub(crate) fn releaser(&self, kind: Release, id: u64) -> JsValue {
         self.release
-            .bind2(&JsValue::NULL, &kind.into(), &id.into())
+            .bind2(&JsValue::NULL, &(kind as u32).into(), &(id as f64).into())
             .into()
     }
 
-    /// What `release` does: unregister an action or drop a listener. Idempotent.
+    /// What `release` does: unregister an action, drop a listener, unmount a switch or a
+    /// panel, withdraw an exposure's tools. Idempotent.
     fn release(&self, kind: u32, id: f64) {
-        if kind == RELEASE_SUBSCRIBER {
-            self.events.unsubscribe(id as u32);
-            return;
-        }
-        if let Some(action) = self.registry.find_raw(id) {
-            self.undefine(action);
+        match kind {
+            k if k == Release::Action as u32 => {
+                if let Some(action) = self.registry.find_raw(id) {
+                    self.undefine(action);
+                }
+            }
+            k if k == Release::Subscriber as u32 => self.events.unsubscribe(id as u32),
+            k if k == Release::Switch as u32 => self.hand.unmount_switch(id as u32),
+            k if k == Release::Panel as u32 => self.watch.unmount(id as u32),
+            _ => {
+                self.model_contexts.dispose_exposure(id as u32);
+                self.hold_while_owing();
+            }
         }
     }
 
