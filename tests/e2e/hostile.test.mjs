@@ -529,8 +529,9 @@ test("an untrusted agent through WebMCP's executeTool: no hard fire without a cl
     const sent = await p.evaluate(async ([seed, count]) => {
       // Every execution is a fresh call, so each soft one waits with a token of its own: they
       // expire often, which keeps the waiting calls (and wasm memory) well within the bound.
-      lab.setup({ confirmTimeoutMs: 250, maxPending: 8 });
-      return lab.mcpAgent(seed + 21, count, { expireEvery: 250, expireMs: 280 });
+      // Long enough that, on a loaded machine too, some proper confirmations beat the expiry.
+      lab.setup({ confirmTimeoutMs: 600, maxPending: 8 });
+      return lab.mcpAgent(seed + 21, count, { expireEvery: 250, expireMs: 630 });
     }, [SEED, n(1500)]);
     const mid = await p.evaluate(() => ({ ...lab.stats, violations: lab.stats.violations.length }));
     assert.equal(mid.hardRuns, 0, "no click, no hard run");
