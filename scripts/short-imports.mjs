@@ -78,6 +78,8 @@ let [count, p] = uleb(wasm, section.body);
 const entries = [];
 const renames = new Map();
 const snippets = new Map();
+/** The functions the wasm imports from each snippet module. */
+const snippetFields = new Map();
 const SHORT_SNIPPETS = "bcdefgh";
 for (let i = 0; i < count; i++) {
   let len;
@@ -99,6 +101,8 @@ for (let i = 0; i < count; i++) {
     // A snippet's functions keep their names (the glue passes the module's namespace).
     if (!snippets.has(module)) snippets.set(module, SHORT_SNIPPETS[snippets.size] ?? fail("too many snippets"));
     newModule = snippets.get(module);
+    if (!/^[A-Za-z_$][\w$]*$/.test(field)) fail(`snippet import ${field} is not a plain name`);
+    snippetFields.set(module, new Set([...(snippetFields.get(module) ?? []), field]));
   } else if (module === GLUE) {
     newModule = SHORT_GLUE;
     if (/^__wb\w+$/.test(field)) {
@@ -124,15 +128,18 @@ if (js.split(moduleKey).length !== 2) fail(`the glue names "${GLUE}" other than 
 js = js.replace(moduleKey, `"${SHORT_GLUE}":`);
 
 // Each snippet module is a key once per import of it (`"./snippets/…": importN`) and the
-// source of `import * as importN from "./snippets/…"`, which stays.
+// source of `import * as importN from "./snippets/…"`, which stays. The key's value becomes an
+// object of the functions the wasm imports (`{ f: importN.f }`).
 for (const [module, short] of snippets) {
-  const key = `"${module}":`;
-  const keys = js.split(key).length - 1;
+  const keys = [...js.matchAll(new RegExp(`"${module.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}": (import\\d+)`, "g"))];
   const froms = js.split(`from "${module}"`).length - 1 + js.split(`from '${module}'`).length - 1;
-  if (keys < 1 || keys + froms !== js.split(module).length - 1) {
+  if (keys.length < 1 || keys.length + froms !== js.split(module).length - 1) {
     fail(`the glue names "${module}" other than as an import source or a key`);
   }
-  js = js.replaceAll(key, `"${short}":`);
+  const fields = [...snippetFields.get(module)];
+  for (const [key, namespace] of keys) {
+    js = js.replace(key, `"${short}": { ${fields.map((f) => `${f}: ${namespace}.${f}`).join(", ")} }`);
+  }
 }
 
 const out = replaceSection(wasm, { id: 2, ...section }, Buffer.concat([encodeUleb(count), ...entries]));
