@@ -71,27 +71,30 @@ pub(crate) struct ModelContexts {
 /// `document.modelContext`, else `navigator.modelContext` (where a polyfill puts it).
 fn default_context() -> Option<JsValue> {
     let window = js::window()?;
-    let on_document = window.document().map(|d| get(&d, "modelContext"));
-    [on_document, Some(get(&window.navigator(), "modelContext"))]
-        .into_iter()
-        .flatten()
-        .find(|c| c.is_object())
+    if let Some(document) = window.document() {
+        let context = get(&document, "modelContext");
+        if context.is_object() {
+            return Some(context);
+        }
+    }
+    let context = get(&window.navigator(), "modelContext");
+    context.is_object().then_some(context)
 }
 
-fn read_names(options: &JsValue) -> Result<Option<Vec<String>>, Error> {
-    let names = get(options, "actions");
+/// `actions`: only these names (`None`: every action).
+fn read_names(names: &JsValue) -> Result<Option<Vec<String>>, Error> {
     if names.is_undefined() || names.is_null() {
         return Ok(None);
     }
     let invalid = || Error::InvalidSpec("actions must be an array of action names".into());
-    if !Array::is_array(&names) {
+    if !Array::is_array(names) {
         return Err(invalid());
     }
-    Array::from(&names)
-        .iter()
-        .map(|n| n.as_string().ok_or_else(invalid))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    let mut list = Vec::new();
+    for name in Array::from(names).iter() {
+        list.push(name.as_string().ok_or_else(invalid)?);
+    }
+    Ok(Some(list))
 }
 
 impl ModelContexts {
@@ -105,42 +108,36 @@ impl ModelContexts {
         if inst.disposed.get() {
             return Err(Error::Disposed.into());
         }
-        let given = if options.is_object() {
-            get(options, "modelContext")
-        } else {
-            JsValue::UNDEFINED
+        let option = |key| {
+            if options.is_object() {
+                get(options, key)
+            } else {
+                JsValue::UNDEFINED
+            }
         };
+        let given = option("modelContext");
         let context = if given.is_undefined() || given.is_null() {
             default_context()
         } else {
             Some(given)
         }
         .ok_or(Error::ModelContextUnavailable)?;
-        let register_tool = get(&context, "registerTool")
+        let register = get(&context, "registerTool")
             .dyn_into::<Function>()
             .map_err(|_| Error::ModelContextUnavailable)?;
-        let only = if options.is_object() {
-            read_names(options)?
-        } else {
-            None
-        };
-        let exposed_to = if options.is_object() {
-            get(options, "exposedTo")
-        } else {
-            JsValue::UNDEFINED
-        };
+        let only = read_names(&option("actions"))?;
         let id = self.next.get();
         self.next.set(id.wrapping_add(1));
-        let mut exposure = Exposure {
+        self.list.borrow_mut().push(Exposure {
             id,
             target: Target {
                 context,
-                register: register_tool,
-                exposed_to,
+                register,
+                exposed_to: option("exposedTo"),
             },
             only,
             tools: Vec::new(),
-        };
+        });
         let actions: Vec<(ActionId, String)> = inst
             .engine
             .borrow()
@@ -149,56 +146,42 @@ impl ModelContexts {
             .collect();
         let mut registrations = Vec::new();
         for (action, name) in actions {
-            if exposure.admits(&name) {
-                if let Some((controller, accepted)) =
-                    register(inst, &exposure.target, action, &name)
-                {
-                    let signal = controller.signal();
-                    exposure.tools.push((action, controller));
-                    registrations.push(Registration {
-                        name,
-                        accepted,
-                        signal,
-                    });
-                }
-            }
+            registrations.extend(self.add(inst, id, action, &name));
         }
-        self.list.borrow_mut().push(exposure);
-        Ok((id, ready(registrations)))
+        Ok((id, settle(registrations, true)))
     }
 
     /// Registers an action defined after the exposures were made, in each that admits it.
     pub(crate) fn action_defined(&self, inst: &Instance, action: ActionId, name: &str) {
-        // No borrow is held while `registerTool` (a polyfill's, perhaps) runs.
-        let targets: Vec<(u32, Target)> = self
-            .list
-            .borrow()
-            .iter()
-            .filter(|e| e.admits(name))
-            .map(|e| (e.id, e.target.clone()))
-            .collect();
-        for (id, target) in targets {
-            let Some((controller, accepted)) = register(inst, &target, action, name) else {
-                continue;
-            };
-            let signal = controller.signal();
-            match self.list.borrow_mut().iter_mut().find(|e| e.id == id) {
-                Some(exposure) => exposure.tools.push((action, controller)),
-                // Disposed meanwhile: the tool goes at once.
-                None => controller.abort(),
+        let ids: Vec<u32> = self.list.borrow().iter().map(|e| e.id).collect();
+        for id in ids {
+            if let Some(registration) = self.add(inst, id, action, name) {
+                // No `ready` waits for it: a refusal is logged, and the tool is simply absent.
+                drop(settle(vec![registration], false));
             }
-            // No `ready` waits for it: a refusal is logged, and the tool is simply absent.
-            let refused = Registration {
-                name: name.to_owned(),
-                accepted,
-                signal,
-            };
-            wasm_bindgen_futures::spawn_local(async move {
-                if let Some((name, reason)) = refused.refusal().await {
-                    log_refusal(&name, &reason);
-                }
-            });
         }
+    }
+
+    /// Registers `action`'s tool with exposure `id`, if that exposure is live and admits it.
+    fn add(&self, inst: &Instance, id: u32, action: ActionId, name: &str) -> Option<Registration> {
+        let target = {
+            let list = self.list.borrow();
+            let exposure = list.iter().find(|e| e.id == id && e.admits(name))?;
+            exposure.target.clone()
+        };
+        // No borrow is held while `registerTool` (a polyfill's, perhaps) runs.
+        let (controller, accepted) = register(inst, &target, action, name)?;
+        let signal = controller.signal();
+        match self.list.borrow_mut().iter_mut().find(|e| e.id == id) {
+            Some(exposure) => exposure.tools.push((action, controller)),
+            // Disposed meanwhile: the tool goes at once.
+            None => controller.abort(),
+        }
+        Some(Registration {
+            name: name.to_owned(),
+            accepted,
+            signal,
+        })
     }
 
     /// Whether any exposure is live (its tools may be called).
@@ -210,12 +193,16 @@ impl ModelContexts {
     pub(crate) fn action_disposed(&self, action: ActionId) {
         let mut gone = Vec::new();
         for exposure in self.list.borrow_mut().iter_mut() {
-            let (this, rest) = exposure.tools.drain(..).partition(|(id, _)| *id == action);
-            exposure.tools = rest;
-            gone.extend::<Vec<_>>(this);
+            exposure.tools.retain(|(id, controller)| {
+                let keep = *id != action;
+                if !keep {
+                    gone.push(controller.clone());
+                }
+                keep
+            });
         }
         // Aborted after the borrow: the model context's own listeners run on `abort`.
-        for (_, controller) in gone {
+        for controller in gone {
             controller.abort();
         }
     }
@@ -305,35 +292,32 @@ struct Registration {
     signal: AbortSignal,
 }
 
-impl Registration {
-    /// Waits for the browser's answer: `Some((name, reason))` when it refused the tool. A
-    /// registration whose own signal was aborted before the answer (its action or exposure
-    /// disposed, as a component that mounts and unmounts at once does) was withdrawn, not
-    /// refused: whatever the browser says of it (Chromium rejects it with an `AbortError`) is
-    /// no one's concern.
-    async fn refusal(self) -> Option<(String, JsValue)> {
-        match JsFuture::from(self.accepted).await {
-            Err(reason) if !self.signal.aborted() => Some((self.name, reason)),
-            _ => None,
-        }
-    }
-}
-
-/// `ready`: resolves once every registration was accepted (or withdrawn); each refusal is
-/// logged, and the first makes it reject with `model_context_refused`. Every promise is
-/// awaited, so no refusal is left unhandled.
-fn ready(registrations: Vec<Registration>) -> Promise {
+/// Waits for the browser's answer to each registration in turn, and logs each refusal. A
+/// registration whose own signal was aborted before the answer (its action or exposure
+/// disposed, as a component that mounts and unmounts at once does) was withdrawn, not refused:
+/// whatever the browser says of it (Chromium rejects it with an `AbortError`) is no one's
+/// concern. With `reject`, this is `ready`: the first refusal makes the promise reject with
+/// `model_context_refused`; else it always resolves. Every promise is awaited, so no refusal is
+/// left unhandled.
+fn settle(registrations: Vec<Registration>, reject: bool) -> Promise {
     future_to_promise(async move {
         let mut first = None;
-        for registration in registrations {
-            if let Some((name, reason)) = registration.refusal().await {
-                log_refusal(&name, &reason);
-                first.get_or_insert(name);
+        for Registration {
+            name,
+            accepted,
+            signal,
+        } in registrations
+        {
+            if let Err(reason) = JsFuture::from(accepted).await {
+                if !signal.aborted() {
+                    log_refusal(&name, &reason);
+                    first.get_or_insert(name);
+                }
             }
         }
         match first {
-            None => Ok(JsValue::UNDEFINED),
-            Some(name) => Err(Error::ModelContextRefused(name).into()),
+            Some(name) if reject => Err(Error::ModelContextRefused(name).into()),
+            _ => Ok(JsValue::UNDEFINED),
         }
     })
 }
