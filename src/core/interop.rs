@@ -31,6 +31,9 @@ pub enum ToolFormat {
     Anthropic,
     /// MCP `tools/list` entries: `{name, description, inputSchema, annotations}`.
     Mcp,
+    /// Not a `tools(format)` format: one action as a WebMCP tool, everything but `execute`
+    /// (see [`webmcp_tool`]).
+    WebMcp,
 }
 
 /// The formats, in the order error messages list them.
@@ -124,7 +127,8 @@ pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
 ///   be required and `additionalProperties: false`, which an optional `confirmToken` and most
 ///   app schemas are not);
 /// - `anthropic`: `{name, description, input_schema}`;
-/// - `mcp`: `{name, description, inputSchema, annotations}`.
+/// - `mcp`: `{name, description, inputSchema, annotations}`;
+/// - WebMCP: see [`webmcp_tool`].
 ///
 /// The providers' entries get the gate's sentence in the description and, for soft actions,
 /// the token parameters in the schema.
@@ -170,6 +174,23 @@ pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
             ("description", description()),
             ("inputSchema", schema),
             ("annotations", mcp_annotations(tool)),
+        ]),
+        ToolFormat::WebMcp => object(vec![
+            ("name", name),
+            ("title", title_from_name(tool.name).into()),
+            ("description", description()),
+            ("inputSchema", schema),
+            (
+                "annotations",
+                object(vec![
+                    (
+                        "readOnlyHint",
+                        (tool.control == Control::Open && tool.read_only).into(),
+                    ),
+                    ("consequentialHint", (tool.control != Control::Open).into()),
+                    ("untrustedContentHint", tool.untrusted_content.into()),
+                ]),
+            ),
         ]),
     }
 }
@@ -283,33 +304,7 @@ fn is_object_schema(fields: &[(String, Value)]) -> bool {
 /// marked read-only), `consequentialHint` (soft and hard) and `untrustedContentHint`, each
 /// spelled out. Never the card's summary: that is computed per call and stays in the page.
 pub fn webmcp_tool(tool: &ToolInfo<'_>) -> Value {
-    let mut mcp = match tool_entry(ToolFormat::Mcp, tool) {
-        Value::Object(fields) => fields,
-        _ => Vec::new(),
-    };
-    let mut take = |key: &str| {
-        mcp.iter()
-            .position(|(k, _)| k == key)
-            .map_or(Value::Null, |at| mcp.swap_remove(at).1)
-    };
-    let (description, input_schema) = (take("description"), take("inputSchema"));
-    object(vec![
-        ("name", tool.name.into()),
-        ("title", title_from_name(tool.name).into()),
-        ("description", description),
-        ("inputSchema", input_schema),
-        (
-            "annotations",
-            object(vec![
-                (
-                    "readOnlyHint",
-                    (tool.control == Control::Open && tool.read_only).into(),
-                ),
-                ("consequentialHint", (tool.control != Control::Open).into()),
-                ("untrustedContentHint", tool.untrusted_content.into()),
-            ]),
-        ),
-    ])
+    tool_entry(ToolFormat::WebMcp, tool)
 }
 
 /// MCP hints → control (SPEC §7), with MCP's defaults (`readOnlyHint: false`,

@@ -26,7 +26,7 @@ use crate::core::control::Control;
 use crate::core::engine::{ActionDef, ActionId, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::interop::{
-    issues_error, manifest, take_confirm_fields, webmcp_tool, PathStep, ToolFormat, ToolInfo,
+    issues_error, take_confirm_fields, tool_entry, PathStep, ToolFormat, ToolInfo,
 };
 use crate::core::record::Via;
 use crate::core::schema::Schema;
@@ -361,10 +361,22 @@ fn tool_info<'a>(
     }
 }
 
-fn serialize(value: &Value) -> Option<JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .ok()
+/// One action's manifest entry in `format` (or its WebMCP tool, everything but `execute`): a
+/// fresh plain object.
+fn tool_js(
+    inst: &Instance,
+    action: (ActionId, &ActionDef, Control),
+    format: ToolFormat,
+) -> JsValue {
+    let (id, def, control) = action;
+    let entry = |input: Option<&ActionInput>| {
+        tool_entry(format, &tool_info(def, control, input))
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .unwrap_or(JsValue::NULL)
+    };
+    inst.registry
+        .with(id, |a| entry(Some(&a.input)))
+        .unwrap_or_else(|| entry(None))
 }
 
 /// The manifest of every registered action for an LLM (SPEC §7): fresh plain objects each
@@ -374,29 +386,22 @@ pub(crate) fn tools(inst: &Instance, format: &JsValue) -> Result<JsValue, Error>
         .as_string()
         .unwrap_or_else(|| "(not a string)".into());
     let format = ToolFormat::parse(&name)?;
+    let list = Array::new();
     let engine = inst.engine.borrow();
-    if engine.is_disposed() {
-        return Ok(Array::new().into());
+    if !engine.is_disposed() {
+        for (id, def, control, _) in engine.actions() {
+            list.push(&tool_js(inst, (id, def, control), format));
+        }
     }
-    let inputs: Vec<_> = engine
-        .actions()
-        .map(|(id, ..)| inst.registry.with(id, |a| a.input.clone()))
-        .collect();
-    let tools: Vec<ToolInfo<'_>> = engine
-        .actions()
-        .zip(&inputs)
-        .map(|((_, def, control, _), input)| tool_info(def, control, input.as_ref()))
-        .collect();
-    Ok(serialize(&manifest(format, &tools)).unwrap_or_else(|| Array::new().into()))
+    Ok(list.into())
 }
 
 /// One action as a WebMCP tool, everything but `execute` (see
 /// [`webmcp_tool`](crate::core::interop::webmcp_tool)); `None` when it is not registered.
 pub(crate) fn webmcp_tool_js(inst: &Instance, action: ActionId) -> Option<JsValue> {
-    let input = inst.registry.with(action, |a| a.input.clone());
     let engine = inst.engine.borrow();
-    let (_, def, control, _) = engine.action_by_id(action)?;
-    serialize(&webmcp_tool(&tool_info(def, control, input.as_ref())))
+    let (id, def, control, _) = engine.action_by_id(action)?;
+    Some(tool_js(inst, (id, def, control), ToolFormat::WebMcp))
 }
 
 /// The engine request for one `execute(input)` of a WebMCP tool: a fresh call (WebMCP gives
