@@ -383,29 +383,55 @@ pub enum PathStep {
 /// At most this many issues are spelled out in one message.
 pub const MAX_ISSUES: usize = 8;
 
-/// The `invalid_args` error for a Standard Schema's issues: each as `args.path: message`
-/// (`args.items[2].title: Expected string, received number`), joined with `; `.
-pub fn issues_error(issues: &[(Vec<PathStep>, String)]) -> Error {
-    let mut out = String::new();
-    for (i, (path, message)) in issues.iter().take(MAX_ISSUES).enumerate() {
-        if i > 0 {
+/// The `invalid_args` message of a Standard Schema's issues, built as they are read: each as
+/// `args.path: message` (`args.items[2].title: Expected string, received number`), joined with
+/// `; `; past [`MAX_ISSUES`] they are only counted.
+#[derive(Default)]
+pub struct IssueList {
+    message: String,
+    count: usize,
+}
+
+impl IssueList {
+    /// Adds one issue: the steps of its path, then its message.
+    pub fn push(&mut self, path: impl Iterator<Item = PathStep>, message: &str) {
+        self.count += 1;
+        if self.count > MAX_ISSUES {
+            return;
+        }
+        let out = &mut self.message;
+        if self.count > 1 {
             out.push_str("; ");
         }
         out.push_str("args");
         for step in path {
             match step {
-                PathStep::Key(key) => push_path_key(&mut out, key),
+                PathStep::Key(key) => push_path_key(out, &key),
                 PathStep::Index(n) => out.push_str(&format!("[{n}]")),
             }
         }
         out.push_str(": ");
         out.push_str(message);
     }
-    if issues.len() > MAX_ISSUES {
-        out.push_str(&format!("; and {} more", issues.len() - MAX_ISSUES));
+
+    /// The `invalid_args` error; with no issue, a generic message.
+    pub fn into_error(self) -> Error {
+        let mut out = self.message;
+        if self.count > MAX_ISSUES {
+            out.push_str(&format!("; and {} more", self.count - MAX_ISSUES));
+        }
+        if self.count == 0 {
+            out.push_str("args: rejected by the input schema");
+        }
+        Error::InvalidArgs(out)
     }
-    if issues.is_empty() {
-        out.push_str("args: rejected by the input schema");
+}
+
+/// The `invalid_args` error for a list of issues (see [`IssueList`]).
+pub fn issues_error(issues: &[(Vec<PathStep>, String)]) -> Error {
+    let mut list = IssueList::default();
+    for (path, message) in issues {
+        list.push(path.iter().cloned(), message);
     }
-    Error::InvalidArgs(out)
+    list.into_error()
 }

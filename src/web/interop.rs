@@ -26,7 +26,7 @@ use crate::core::control::Control;
 use crate::core::engine::{ActionDef, ActionId, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::interop::{
-    issues_error, take_confirm_fields, tool_entry, PathStep, ToolFormat, ToolInfo,
+    take_confirm_fields, tool_entry, IssueList, PathStep, ToolFormat, ToolInfo,
 };
 use crate::core::record::Via;
 use crate::core::schema::Schema;
@@ -290,28 +290,22 @@ pub(crate) fn verdict(result: &JsValue) -> Option<Error> {
     if issues.is_undefined() || issues.is_null() {
         return None;
     }
-    if !Array::is_array(&issues) {
-        return Some(issues_error(&[]));
-    }
-    let list: Vec<(Vec<PathStep>, String)> = Array::from(&issues)
-        .iter()
-        .map(|issue| {
-            let message = get(&issue, "message")
-                .as_string()
-                .unwrap_or_else(|| "invalid".into());
+    let mut list = IssueList::default();
+    if Array::is_array(&issues) {
+        for issue in Array::from(&issues).iter() {
+            let message = get(&issue, "message").as_string();
             let path = get(&issue, "path");
-            let steps = if Array::is_array(&path) {
-                Array::from(&path)
+            let steps = Array::is_array(&path).then(|| Array::from(&path));
+            list.push(
+                steps
                     .iter()
-                    .filter_map(|s| path_step(&s))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            (steps, message)
-        })
-        .collect();
-    Some(issues_error(&list))
+                    .flat_map(Array::iter)
+                    .filter_map(|s| path_step(&s)),
+                message.as_deref().unwrap_or("invalid"),
+            );
+        }
+    }
+    Some(list.into_error())
 }
 
 /// A path segment: a property key, or `{ key }` (Standard Schema's `PathSegment`).
