@@ -394,7 +394,7 @@ pub struct IssueList {
 
 impl IssueList {
     /// Adds one issue: the steps of its path, then its message.
-    pub fn push(&mut self, path: impl Iterator<Item = PathStep>, message: &str) {
+    pub fn push(&mut self, path: &[PathStep], message: &str) {
         self.count += 1;
         if self.count > MAX_ISSUES {
             return;
@@ -406,7 +406,7 @@ impl IssueList {
         out.push_str("args");
         for step in path {
             match step {
-                PathStep::Key(key) => push_path_key(out, &key),
+                PathStep::Key(key) => push_path_key(out, key),
                 PathStep::Index(n) => out.push_str(&format!("[{n}]")),
             }
         }
@@ -431,7 +431,7 @@ impl IssueList {
 pub fn issues_error(issues: &[(Vec<PathStep>, String)]) -> Error {
     let mut list = IssueList::default();
     for (path, message) in issues {
-        list.push(path.iter().cloned(), message);
+        list.push(path, message);
     }
     list.into_error()
 }

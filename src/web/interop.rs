@@ -295,14 +295,13 @@ pub(crate) fn verdict(result: &JsValue) -> Option<Error> {
         for issue in Array::from(&issues).iter() {
             let message = get(&issue, "message").as_string();
             let path = get(&issue, "path");
-            let steps = Array::is_array(&path).then(|| Array::from(&path));
-            list.push(
-                steps
-                    .iter()
-                    .flat_map(Array::iter)
-                    .filter_map(|s| path_step(&s)),
-                message.as_deref().unwrap_or("invalid"),
-            );
+            let mut steps = Vec::new();
+            if Array::is_array(&path) {
+                for segment in Array::from(&path).iter() {
+                    steps.extend(path_step(&segment));
+                }
+            }
+            list.push(&steps, message.as_deref().unwrap_or("invalid"));
         }
     }
     Some(list.into_error())
