@@ -109,7 +109,11 @@ pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 
 /// An object from fields in order.
 fn object(fields: Vec<(&str, Value)>) -> Value {
-    Value::Object(fields.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    let mut object = Vec::with_capacity(fields.len());
+    for (key, value) in fields {
+        object.push((key.into(), value));
+    }
+    Value::Object(object)
 }
 
 /// The manifest for `format`: one entry per action, in the order given.
@@ -270,11 +274,12 @@ pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> Value {
 /// A `properties` object; with `soft_params`, any `confirmToken` and `decline` the app declared
 /// give way to the soft parameters, added last.
 fn properties(props: &[(String, Value)], soft_params: bool) -> Value {
-    let mut fields: Vec<(String, Value)> = props
-        .iter()
-        .filter(|(key, _)| !(soft_params && (key == "confirmToken" || key == "decline")))
-        .cloned()
-        .collect();
+    let mut fields = Vec::new();
+    for (key, value) in props {
+        if !(soft_params && (key == "confirmToken" || key == "decline")) {
+            fields.push((key.clone(), value.clone()));
+        }
+    }
     if soft_params {
         let param = |kind: &str, description: &str| {
             object(vec![
