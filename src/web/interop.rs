@@ -298,7 +298,9 @@ pub(crate) fn verdict(result: &JsValue) -> Option<Error> {
             let mut steps = Vec::new();
             if Array::is_array(&path) {
                 for segment in Array::from(&path).iter() {
-                    steps.extend(path_step(&segment));
+                    if let Some(step) = path_step(&segment) {
+                        steps.push(step);
+                    }
                 }
             }
             list.push(&steps, message.as_deref().unwrap_or("invalid"));

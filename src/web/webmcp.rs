@@ -138,12 +138,10 @@ impl ModelContexts {
             only,
             tools: Vec::new(),
         });
-        let actions: Vec<(ActionId, String)> = inst
-            .engine
-            .borrow()
-            .actions()
-            .map(|(id, def, ..)| (id, def.name.clone()))
-            .collect();
+        let mut actions = Vec::new();
+        for (action, def, ..) in inst.engine.borrow().actions() {
+            actions.push((action, def.name.clone()));
+        }
         let mut registrations = Vec::new();
         for (action, name) in actions {
             registrations.extend(self.add(inst, id, action, &name));
@@ -153,7 +151,10 @@ impl ModelContexts {
 
     /// Registers an action defined after the exposures were made, in each that admits it.
     pub(crate) fn action_defined(&self, inst: &Instance, action: ActionId, name: &str) {
-        let ids: Vec<u32> = self.list.borrow().iter().map(|e| e.id).collect();
+        let mut ids = Vec::new();
+        for exposure in self.list.borrow().iter() {
+            ids.push(exposure.id);
+        }
         for id in ids {
             if let Some(registration) = self.add(inst, id, action, name) {
                 // No `ready` waits for it: a refusal is logged, and the tool is simply absent.
