@@ -210,7 +210,7 @@ pub fn agent_description(description: &str, control: Control) -> String {
     let mut out = String::with_capacity(trimmed.len() + note.len() + 2);
     out.push_str(trimmed);
     if !trimmed.is_empty() {
-        if !trimmed.ends_with(['.', '!', '?']) {
+        if !matches!(trimmed.as_bytes().last(), Some(b'.' | b'!' | b'?')) {
             out.push('.');
         }
         out.push(' ');
