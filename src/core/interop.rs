@@ -137,66 +137,58 @@ pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
 /// The providers' entries get the gate's sentence in the description and, for soft actions,
 /// the token parameters in the schema.
 pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
-    let soft_params = format != ToolFormat::Json && tool.control == Control::Soft;
-    let schema = input_schema(tool, soft_params);
-    let name = Value::from(tool.name);
-    let description = || Value::from(agent_description(tool.description, tool.control));
-    match format {
-        ToolFormat::Json => object(vec![
-            ("name", name),
-            ("description", tool.description.into()),
-            ("control", tool.control.as_str().into()),
-            ("inputSchema", schema),
-            ("readOnly", tool.read_only.into()),
-            ("idempotent", tool.idempotent.into()),
-        ]),
-        ToolFormat::OpenAi => object(vec![
-            ("type", "function".into()),
-            (
-                "function",
-                object(vec![
-                    ("name", name),
-                    ("description", description()),
-                    ("parameters", schema),
-                ]),
-            ),
-        ]),
-        ToolFormat::OpenAiResponses => object(vec![
-            ("type", "function".into()),
-            ("name", name),
-            ("description", description()),
-            ("parameters", schema),
-            ("strict", false.into()),
-        ]),
-        ToolFormat::Anthropic => object(vec![
-            ("name", name),
-            ("description", description()),
-            ("input_schema", schema),
-        ]),
-        ToolFormat::Mcp => object(vec![
-            ("name", name),
-            ("description", description()),
-            ("inputSchema", schema),
-            ("annotations", mcp_annotations(tool)),
-        ]),
-        ToolFormat::WebMcp => object(vec![
-            ("name", name),
-            ("title", title_from_name(tool.name).into()),
-            ("description", description()),
-            ("inputSchema", schema),
-            (
-                "annotations",
-                object(vec![
-                    (
-                        "readOnlyHint",
-                        (tool.control == Control::Open && tool.read_only).into(),
-                    ),
-                    ("consequentialHint", (tool.control != Control::Open).into()),
-                    ("untrustedContentHint", tool.untrusted_content.into()),
-                ]),
-            ),
-        ]),
+    use ToolFormat::*;
+    let open = tool.control == Control::Open;
+    let mut fields = Vec::new();
+    if format == OpenAiResponses {
+        fields.push(("type", "function".into()));
     }
+    fields.push(("name", tool.name.into()));
+    if format == WebMcp {
+        fields.push(("title", title_from_name(tool.name).into()));
+    }
+    // `json` keeps the app's own words and schema.
+    let (description, soft_params) = match format {
+        Json => (tool.description.into(), false),
+        _ => (
+            agent_description(tool.description, tool.control),
+            tool.control == Control::Soft,
+        ),
+    };
+    fields.push(("description", description.into()));
+    if format == Json {
+        fields.push(("control", tool.control.as_str().into()));
+    }
+    let schema_key = match format {
+        OpenAi | OpenAiResponses => "parameters",
+        Anthropic => "input_schema",
+        Json | Mcp | WebMcp => "inputSchema",
+    };
+    fields.push((schema_key, input_schema(tool, soft_params)));
+    match format {
+        Json => {
+            fields.push(("readOnly", tool.read_only.into()));
+            fields.push(("idempotent", tool.idempotent.into()));
+        }
+        OpenAi => {
+            return object(vec![
+                ("type", "function".into()),
+                ("function", object(fields)),
+            ])
+        }
+        OpenAiResponses => fields.push(("strict", false.into())),
+        Anthropic => {}
+        Mcp => fields.push(("annotations", mcp_annotations(tool))),
+        WebMcp => fields.push((
+            "annotations",
+            object(vec![
+                ("readOnlyHint", (open && tool.read_only).into()),
+                ("consequentialHint", (!open).into()),
+                ("untrustedContentHint", tool.untrusted_content.into()),
+            ]),
+        )),
+    }
+    object(fields)
 }
 
 /// The description an agent reads: the app's words, then one sentence about the gate.
