@@ -26,7 +26,7 @@ use crate::core::control::Control;
 use crate::core::engine::{ActionDef, ActionId, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::interop::{
-    take_confirm_fields, tool_entry, IssueList, PathStep, ToolFormat, ToolInfo,
+    take_confirm_fields, tool_entry, ConfirmFields, IssueList, PathStep, ToolFormat, ToolInfo,
 };
 use crate::core::record::Via;
 use crate::core::schema::Schema;
@@ -244,10 +244,10 @@ fn tool_request(inst: &Instance, call: ToolCallFields) -> InvokeRequest<JsValue>
         inst.engine.borrow().action(&name),
         Some((_, _, Control::Soft, _))
     );
-    let mut fields = None;
-    if let (true, Ok(args)) = (soft, &mut args) {
-        fields = Some(take_confirm_fields(args));
-    }
+    let fields = match (soft, &mut args) {
+        (true, Ok(args)) => take_confirm_fields(args),
+        _ => ConfirmFields::default(),
+    };
     let mut request = InvokeRequest {
         name,
         // Made once, from the args the engine keeps, so `run`, the card and the record share it.
@@ -256,8 +256,8 @@ fn tool_request(inst: &Instance, call: ToolCallFields) -> InvokeRequest<JsValue>
         via: Via::ToolCall,
         call_id: None,
         host_call_id: None,
-        confirm_token: None,
-        decline: false,
+        confirm_token: fields.token,
+        decline: fields.decline,
         host_rejection: None,
     };
     match id {
@@ -269,12 +269,8 @@ fn tool_request(inst: &Instance, call: ToolCallFields) -> InvokeRequest<JsValue>
         }
         None => {}
     }
-    if let Some(fields) = fields {
-        request.confirm_token = fields.token;
-        request.decline = fields.decline;
-        if let Some(error) = fields.error {
-            request.host_rejection.get_or_insert(error);
-        }
+    if let Some(error) = fields.error {
+        request.host_rejection.get_or_insert(error);
     }
     // As `invoke` does: with Hand mode on, an unavailable element refuses the call on arrival.
     if request.host_rejection.is_none() {

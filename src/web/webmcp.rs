@@ -10,7 +10,7 @@
 //! when the exposure is disposed, or with the instance.
 
 use std::cell::{Cell, RefCell};
-use std::rc::{Rc, Weak};
+use std::rc::Weak;
 
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
@@ -258,7 +258,7 @@ fn register(
 /// with the compact outcome. It never rejects (a rejection would reach the agent only as a
 /// bare `UnknownError`), and holds the instance weakly: the browser keeps the tool object.
 fn executor(inst: &Weak<Instance>, name: &str) -> JsValue {
-    let (inst, name) = (inst.clone(), Rc::<str>::from(name));
+    let (inst, name) = (inst.clone(), name.to_owned());
     Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| {
         let outcome = match inst.upgrade() {
             Some(inst) => inst.invoke_request(webmcp_request(&inst, &name, &input)),
