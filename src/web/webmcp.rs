@@ -307,17 +307,17 @@ fn settle(registrations: Vec<Registration>, reject: bool) -> Promise {
             name,
             accepted,
             signal,
-        } in registrations
+        } in &registrations
         {
-            if let Err(reason) = JsFuture::from(accepted).await {
+            if let Err(reason) = JsFuture::from(accepted.clone()).await {
                 if !signal.aborted() {
-                    log_refusal(&name, &reason);
+                    log_refusal(name, &reason);
                     first.get_or_insert(name);
                 }
             }
         }
         match first {
-            Some(name) if reject => Err(Error::ModelContextRefused(name).into()),
+            Some(name) if reject => Err(Error::ModelContextRefused(name.clone()).into()),
             _ => Ok(JsValue::UNDEFINED),
         }
     })
