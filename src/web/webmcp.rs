@@ -143,8 +143,8 @@ impl ModelContexts {
             actions.push((action, def.name.clone()));
         }
         let mut registrations = Vec::new();
-        for (action, name) in actions {
-            registrations.extend(self.add(inst, id, action, &name));
+        for (action, name) in &actions {
+            registrations.extend(self.add(inst, id, *action, name));
         }
         Ok((id, settle(registrations, true)))
     }
@@ -203,7 +203,7 @@ impl ModelContexts {
             });
         }
         // Aborted after the borrow: the model context's own listeners run on `abort`.
-        for controller in gone {
+        for controller in &gone {
             controller.abort();
         }
     }
