@@ -139,13 +139,13 @@ pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
 pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
     use ToolFormat::*;
     let open = tool.control == Control::Open;
-    let mut fields = Vec::new();
+    let mut fields: Vec<(String, Value)> = Vec::new();
     if format == OpenAiResponses {
-        fields.push(("type", "function".into()));
+        fields.push(("type".into(), "function".into()));
     }
-    fields.push(("name", tool.name.into()));
+    fields.push(("name".into(), tool.name.into()));
     if format == WebMcp {
-        fields.push(("title", title_from_name(tool.name).into()));
+        fields.push(("title".into(), title_from_name(tool.name).into()));
     }
     // `json` keeps the app's own words and schema.
     let (description, soft_params) = match format {
@@ -155,32 +155,32 @@ pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
             tool.control == Control::Soft,
         ),
     };
-    fields.push(("description", description.into()));
+    fields.push(("description".into(), description.into()));
     if format == Json {
-        fields.push(("control", tool.control.as_str().into()));
+        fields.push(("control".into(), tool.control.as_str().into()));
     }
     let schema_key = match format {
         OpenAi | OpenAiResponses => "parameters",
         Anthropic => "input_schema",
         Json | Mcp | WebMcp => "inputSchema",
     };
-    fields.push((schema_key, input_schema(tool, soft_params)));
+    fields.push((schema_key.into(), input_schema(tool, soft_params)));
     match format {
         Json => {
-            fields.push(("readOnly", tool.read_only.into()));
-            fields.push(("idempotent", tool.idempotent.into()));
+            fields.push(("readOnly".into(), tool.read_only.into()));
+            fields.push(("idempotent".into(), tool.idempotent.into()));
         }
         OpenAi => {
             return object(vec![
                 ("type", "function".into()),
-                ("function", object(fields)),
+                ("function", Value::Object(fields)),
             ])
         }
-        OpenAiResponses => fields.push(("strict", false.into())),
+        OpenAiResponses => fields.push(("strict".into(), false.into())),
         Anthropic => {}
-        Mcp => fields.push(("annotations", mcp_annotations(tool))),
+        Mcp => fields.push(("annotations".into(), mcp_annotations(tool))),
         WebMcp => fields.push((
-            "annotations",
+            "annotations".into(),
             object(vec![
                 ("readOnlyHint", (open && tool.read_only).into()),
                 ("consequentialHint", (!open).into()),
@@ -188,7 +188,7 @@ pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
             ]),
         )),
     }
-    object(fields)
+    Value::Object(fields)
 }
 
 /// The description an agent reads: the app's words, then one sentence about the gate.

@@ -104,9 +104,9 @@ impl ModelContexts {
         &self,
         inst: &Instance,
         options: &JsValue,
-    ) -> Result<(u32, Promise), JsValue> {
+    ) -> Result<(u32, Promise), Error> {
         if inst.disposed.get() {
-            return Err(Error::Disposed.into());
+            return Err(Error::Disposed);
         }
         let option = |key| {
             if options.is_object() {
