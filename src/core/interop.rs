@@ -107,15 +107,6 @@ pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 // them with serde_json. One value type serializes every shape, so the wasm carries one
 // serializer for all five formats. Field order is the order providers document.
 
-/// An object from fields in order.
-fn object(fields: Vec<(&str, Value)>) -> Value {
-    let mut object = Vec::with_capacity(fields.len());
-    for (key, value) in fields {
-        object.push((key.into(), value));
-    }
-    Value::Object(object)
-}
-
 /// The manifest for `format`: one entry per action, in the order given.
 pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
     Value::Array(tools.iter().map(|tool| tool_entry(format, tool)).collect())
@@ -171,9 +162,9 @@ pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
             fields.push(("idempotent".into(), tool.idempotent.into()));
         }
         OpenAi => {
-            return object(vec![
-                ("type", "function".into()),
-                ("function", Value::Object(fields)),
+            return Value::Object(vec![
+                ("type".into(), "function".into()),
+                ("function".into(), Value::Object(fields)),
             ])
         }
         OpenAiResponses => fields.push(("strict".into(), false.into())),
@@ -181,10 +172,10 @@ pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
         Mcp => fields.push(("annotations".into(), mcp_annotations(tool))),
         WebMcp => fields.push((
             "annotations".into(),
-            object(vec![
-                ("readOnlyHint", (open && tool.read_only).into()),
-                ("consequentialHint", (!open).into()),
-                ("untrustedContentHint", tool.untrusted_content.into()),
+            Value::Object(vec![
+                ("readOnlyHint".into(), (open && tool.read_only).into()),
+                ("consequentialHint".into(), (!open).into()),
+                ("untrustedContentHint".into(), tool.untrusted_content.into()),
             ]),
         )),
     }
@@ -216,15 +207,18 @@ pub fn agent_description(description: &str, control: Control) -> String {
 /// maps hints back with [`control_from_mcp_annotations`] gets `open` for read-only open
 /// actions, `hard` for hard ones and `soft` for the rest. `idempotentHint` when marked.
 pub fn mcp_annotations(tool: &ToolInfo<'_>) -> Value {
-    let mut hints = if tool.control == Control::Open && tool.read_only {
-        vec![("readOnlyHint", true.into())]
+    let mut hints = vec![if tool.control == Control::Open && tool.read_only {
+        ("readOnlyHint".into(), true.into())
     } else {
-        vec![("destructiveHint", (tool.control == Control::Hard).into())]
-    };
+        (
+            "destructiveHint".into(),
+            (tool.control == Control::Hard).into(),
+        )
+    }];
     if tool.idempotent {
-        hints.push(("idempotentHint", true.into()));
+        hints.push(("idempotentHint".into(), true.into()));
     }
-    object(hints)
+    Value::Object(hints)
 }
 
 /// The arguments' schema as providers accept it: always an object schema at the root.
@@ -274,9 +268,9 @@ fn properties(props: &[(String, Value)], soft_params: bool) -> Value {
     }
     if soft_params {
         let param = |kind: &str, description: &str| {
-            object(vec![
-                ("type", kind.into()),
-                ("description", description.into()),
+            Value::Object(vec![
+                ("type".into(), kind.into()),
+                ("description".into(), description.into()),
             ])
         };
         fields.push(("confirmToken".into(), param("string", TOKEN_PARAM)));
