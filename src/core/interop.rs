@@ -11,6 +11,8 @@
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
+use std::fmt::Write;
+
 use super::card::title_from_name;
 use super::control::Control;
 use super::error::Error;
@@ -398,7 +400,9 @@ impl IssueList {
         for step in path {
             match step {
                 PathStep::Key(key) => push_path_key(out, key),
-                PathStep::Index(n) => out.push_str(&format!("[{n}]")),
+                PathStep::Index(n) => {
+                    let _ = write!(out, "[{n}]");
+                }
             }
         }
         out.push_str(": ");
@@ -409,7 +413,7 @@ impl IssueList {
     pub fn into_error(self) -> Error {
         let mut out = self.message;
         if self.count > MAX_ISSUES {
-            out.push_str(&format!("; and {} more", self.count - MAX_ISSUES));
+            let _ = write!(out, "; and {} more", self.count - MAX_ISSUES);
         }
         if self.count == 0 {
             out.push_str("args: rejected by the input schema");
