@@ -376,9 +376,11 @@ pub enum PathStep {
 /// At most this many issues are spelled out in one message.
 pub const MAX_ISSUES: usize = 8;
 
-/// The `invalid_args` message of a Standard Schema's issues, built as they are read: each as
+/// The `invalid_args` message of a Standard Schema's issues, written as they are read: each as
 /// `args.path: message` (`args.items[2].title: Expected string, received number`), joined with
-/// `; `; past [`MAX_ISSUES`] they are only counted.
+/// `; `; past [`MAX_ISSUES`] they are only counted. An issue is [`start`](Self::start), the
+/// steps of its path ([`key`](Self::key), [`index`](Self::index)), then [`end`](Self::end)
+/// with its message.
 #[derive(Default)]
 pub struct IssueList {
     message: String,
@@ -386,27 +388,42 @@ pub struct IssueList {
 }
 
 impl IssueList {
-    /// Adds one issue: the steps of its path, then its message.
-    pub fn push(&mut self, path: &[PathStep], message: &str) {
+    /// Starts the next issue.
+    pub fn start(&mut self) {
         self.count += 1;
-        if self.count > MAX_ISSUES {
-            return;
-        }
-        let out = &mut self.message;
-        if self.count > 1 {
-            out.push_str("; ");
-        }
-        out.push_str("args");
-        for step in path {
-            match step {
-                PathStep::Key(key) => push_path_key(out, key),
-                PathStep::Index(n) => {
-                    let _ = write!(out, "[{n}]");
-                }
+        if self.shown() {
+            if self.count > 1 {
+                self.message.push_str("; ");
             }
+            self.message.push_str("args");
         }
-        out.push_str(": ");
-        out.push_str(message);
+    }
+
+    /// Whether the current issue is spelled out.
+    fn shown(&self) -> bool {
+        self.count <= MAX_ISSUES
+    }
+
+    /// A step of the current issue's path: an object key.
+    pub fn key(&mut self, key: &str) {
+        if self.shown() {
+            push_path_key(&mut self.message, key);
+        }
+    }
+
+    /// A step of the current issue's path: an array index.
+    pub fn index(&mut self, n: u32) {
+        if self.shown() {
+            let _ = write!(self.message, "[{n}]");
+        }
+    }
+
+    /// Ends the current issue with its message.
+    pub fn end(&mut self, message: &str) {
+        if self.shown() {
+            self.message.push_str(": ");
+            self.message.push_str(message);
+        }
     }
 
     /// The `invalid_args` error; with no issue, a generic message.
@@ -426,7 +443,14 @@ impl IssueList {
 pub fn issues_error(issues: &[(Vec<PathStep>, String)]) -> Error {
     let mut list = IssueList::default();
     for (path, message) in issues {
-        list.push(path, message);
+        list.start();
+        for step in path {
+            match step {
+                PathStep::Key(key) => list.key(key),
+                PathStep::Index(n) => list.index(*n),
+            }
+        }
+        list.end(message);
     }
     list.into_error()
 }

@@ -26,7 +26,7 @@ use crate::core::control::Control;
 use crate::core::engine::{ActionDef, ActionId, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::interop::{
-    take_confirm_fields, tool_entry, ConfirmFields, IssueList, PathStep, ToolFormat, ToolInfo,
+    take_confirm_fields, tool_entry, ConfirmFields, IssueList, ToolFormat, ToolInfo,
 };
 use crate::core::record::Via;
 use crate::core::schema::Schema;
@@ -291,33 +291,36 @@ pub(crate) fn verdict(result: &JsValue) -> Option<Error> {
         for issue in Array::from(&issues).iter() {
             let message = get(&issue, "message").as_string();
             let path = get(&issue, "path");
-            let mut steps = Vec::new();
+            list.start();
             if Array::is_array(&path) {
                 for segment in Array::from(&path).iter() {
-                    if let Some(step) = path_step(&segment) {
-                        steps.push(step);
-                    }
+                    path_step(&mut list, &segment);
                 }
             }
-            list.push(&steps, message.as_deref().unwrap_or("invalid"));
+            list.end(message.as_deref().unwrap_or("invalid"));
         }
     }
     Some(list.into_error())
 }
 
-/// A path segment: a property key, or `{ key }` (Standard Schema's `PathSegment`).
-fn path_step(segment: &JsValue) -> Option<PathStep> {
+/// A path segment: a property key, or `{ key }` (Standard Schema's `PathSegment`); an index
+/// when it is a whole number that fits one.
+fn path_step(list: &mut IssueList, segment: &JsValue) {
     let key = if segment.is_object() {
         get(segment, "key")
     } else {
         segment.clone()
     };
-    if let Some(n) = key.as_f64() {
-        if n >= 0.0 && n.fract() == 0.0 && n < 4_294_967_296.0 {
-            return Some(PathStep::Index(n as u32));
+    match key.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n < 4_294_967_296.0 => list.index(n as u32),
+        // Another number is no key: the step is left out.
+        Some(_) => {}
+        None => {
+            if let Some(key) = key.as_string() {
+                list.key(&key);
+            }
         }
     }
-    key.as_string().map(PathStep::Key)
 }
 
 /// A `validate` that threw or rejected: the call is refused, as a failed check would be.
