@@ -363,14 +363,17 @@ fn tool_js(
     format: ToolFormat,
 ) -> JsValue {
     let (id, def, control) = action;
-    let entry = |input: Option<&ActionInput>| {
-        tool_entry(format, &tool_info(def, control, input))
-            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-            .unwrap_or(JsValue::NULL)
-    };
-    inst.registry
-        .with(id, |a| entry(Some(&a.input)))
-        .unwrap_or_else(|| entry(None))
+    // The value the entry is built from is a fresh tree, so no borrow of the registry is
+    // held while serde builds the objects.
+    let entry = inst
+        .registry
+        .with(id, |a| {
+            tool_entry(format, &tool_info(def, control, Some(&a.input)))
+        })
+        .unwrap_or_else(|| tool_entry(format, &tool_info(def, control, None)));
+    entry
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
 }
 
 /// The manifest of every registered action for an LLM (SPEC §7): fresh plain objects each
