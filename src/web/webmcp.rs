@@ -31,8 +31,8 @@ use crate::core::record::{Gate, Outcome};
 struct Exposure {
     id: u32,
     target: Target,
-    /// `actions`: only these names (`None`: every action).
-    only: Option<Vec<String>>,
+    /// `actions`: only these names, a copy of the array given (`None`: every action).
+    only: Option<Array>,
     tools: Vec<(ActionId, AbortController)>,
 }
 
@@ -49,7 +49,7 @@ impl Exposure {
     fn admits(&self, name: &str) -> bool {
         self.only
             .as_ref()
-            .is_none_or(|names| names.iter().any(|n| n == name))
+            .is_none_or(|names| names.includes(&name.into(), 0))
     }
 }
 
@@ -81,20 +81,20 @@ fn default_context() -> Option<JsValue> {
     context.is_object().then_some(context)
 }
 
-/// `actions`: only these names (`None`: every action).
-fn read_names(names: &JsValue) -> Result<Option<Vec<String>>, Error> {
+/// `actions`: only these names (`None`: every action), copied.
+fn read_names(names: &JsValue) -> Result<Option<Array>, Error> {
     if names.is_undefined() || names.is_null() {
         return Ok(None);
     }
-    let invalid = || Error::InvalidSpec("actions must be an array of action names".into());
-    if !Array::is_array(names) {
-        return Err(invalid());
+    if Array::is_array(names) {
+        let list = Array::from(names);
+        if list.iter().all(|name| name.is_string()) {
+            return Ok(Some(list));
+        }
     }
-    let mut list = Vec::new();
-    for name in Array::from(names).iter() {
-        list.push(name.as_string().ok_or_else(invalid)?);
-    }
-    Ok(Some(list))
+    Err(Error::InvalidSpec(
+        "actions must be an array of action names".into(),
+    ))
 }
 
 impl ModelContexts {
