@@ -11,12 +11,15 @@
 //! For manifests, a Standard JSON Schema export (`~standard.jsonSchema.input(...)`, as zod 4
 //! has) or the spec's `inputJsonSchema` gives the JSON Schema; else it is `{type: "object"}`.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::{get, set, write_frozen};
 use super::instance::Instance;
@@ -191,6 +194,16 @@ fn export_json_schema(standard: &JsValue) -> Option<Value> {
     set(&options, "target", "draft-2020-12");
     let exported = input.call1(&converter, &options).ok()?;
     read_value(&exported, MAX_EXPORT_BYTES).ok()
+}
+
+/// `future_to_promise` of a boxed future. The wasm's two futures that JavaScript gets as
+/// promises (an async Standard Schema's verdict before its call goes on, WebMCP's `ready`)
+/// share this one instantiation of it.
+pub(crate) fn future_promise(
+    future: impl Future<Output = Result<JsValue, JsValue>> + 'static,
+) -> Promise {
+    let future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>> = Box::pin(future);
+    future_to_promise(future)
 }
 
 /// What a Standard Schema said about a call's arguments.

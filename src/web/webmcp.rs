@@ -15,13 +15,13 @@ use std::rc::Weak;
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::convert::{get, set};
 use super::effects::outcome_js;
 use super::instance::Instance;
-use super::interop::{webmcp_request, webmcp_tool_js};
+use super::interop::{future_promise, webmcp_request, webmcp_tool_js};
 use super::js::{self, compact};
 use crate::core::engine::ActionId;
 use crate::core::error::Error;
@@ -301,7 +301,7 @@ struct Registration {
 /// `model_context_refused`; else it always resolves. Every promise is awaited, so no refusal is
 /// left unhandled.
 fn settle(registrations: Vec<Registration>, reject: bool) -> Promise {
-    future_to_promise(async move {
+    future_promise(async move {
         let mut first = None;
         for Registration {
             name,
