@@ -261,36 +261,35 @@ fn tool_request(inst: &Instance, call: ToolCallFields) -> InvokeRequest<JsValue>
         (true, Ok(args)) => take_confirm_fields(args),
         _ => ConfirmFields::default(),
     };
-    let mut request = InvokeRequest {
+    let (call_id, mut host_rejection) = match id {
+        Some(id) if !id.is_empty() && id.len() <= 256 => (Some(id), None),
+        Some(_) => (
+            None,
+            Some(Error::InvalidArgs(
+                "the tool call's id must be a non-empty string of at most 256 bytes".into(),
+            )),
+        ),
+        None => (None, None),
+    };
+    if host_rejection.is_none() {
+        host_rejection = fields.error;
+    }
+    // As `invoke` does: with Hand mode on, an unavailable element refuses the call on arrival.
+    if host_rejection.is_none() {
+        host_rejection = inst.hand.rejection(inst, &name, args.as_ref().ok());
+    }
+    InvokeRequest {
         name,
         // Made once, from the args the engine keeps, so `run`, the card and the record share it.
         snapshot: args.as_ref().ok().map(write_frozen),
         args: args.map(Rc::new),
         via: Via::ToolCall,
-        call_id: None,
+        call_id,
         host_call_id: None,
         confirm_token: fields.token,
         decline: fields.decline,
-        host_rejection: None,
-    };
-    match id {
-        Some(id) if !id.is_empty() && id.len() <= 256 => request.call_id = Some(id),
-        Some(_) => {
-            request.host_rejection = Some(Error::InvalidArgs(
-                "the tool call's id must be a non-empty string of at most 256 bytes".into(),
-            ))
-        }
-        None => {}
+        host_rejection,
     }
-    if let Some(error) = fields.error {
-        request.host_rejection.get_or_insert(error);
-    }
-    // As `invoke` does: with Hand mode on, an unavailable element refuses the call on arrival.
-    if request.host_rejection.is_none() {
-        let args = request.args.as_deref().ok();
-        request.host_rejection = inst.hand.rejection(inst, &request.name, args);
-    }
-    request
 }
 
 /// A settled `validate` result: `None` when valid, else the issues as `invalid_args`.
