@@ -107,7 +107,8 @@ pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 // Manifests are plain [`Value`] trees: the web layer hands them to JavaScript through
 // serde-wasm-bindgen as fresh, mutable objects (the caller's to extend), the host tests print
 // them with serde_json. One value type serializes every shape, so the wasm carries one
-// serializer for all five formats. Field order is the order providers document.
+// serializer for the five formats and the WebMCP tool. Field order is the order providers
+// document.
 
 /// The manifest for `format`: one entry per action, in the order given.
 pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
