@@ -11,6 +11,8 @@
 //! Manifests carry an action's name, description, input schema and a sentence about its gate;
 //! never anything the app computes per call (the card's summary stays in the page).
 
+use std::fmt::Write;
+
 use super::card::title_from_name;
 use super::control::Control;
 use super::error::Error;
@@ -31,6 +33,9 @@ pub enum ToolFormat {
     Anthropic,
     /// MCP `tools/list` entries: `{name, description, inputSchema, annotations}`.
     Mcp,
+    /// Not a `tools(format)` format: one action as a WebMCP tool, everything but `execute`
+    /// (see [`webmcp_tool`]).
+    WebMcp,
 }
 
 /// The formats, in the order error messages list them.
@@ -102,12 +107,8 @@ pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 // Manifests are plain [`Value`] trees: the web layer hands them to JavaScript through
 // serde-wasm-bindgen as fresh, mutable objects (the caller's to extend), the host tests print
 // them with serde_json. One value type serializes every shape, so the wasm carries one
-// serializer for all five formats. Field order is the order providers document.
-
-/// An object from fields in order.
-fn object(fields: Vec<(&str, Value)>) -> Value {
-    Value::Object(fields.into_iter().map(|(k, v)| (k.into(), v)).collect())
-}
+// serializer for the five formats and the WebMCP tool. Field order is the order providers
+// document.
 
 /// The manifest for `format`: one entry per action, in the order given.
 pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
@@ -124,54 +125,64 @@ pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
 ///   be required and `additionalProperties: false`, which an optional `confirmToken` and most
 ///   app schemas are not);
 /// - `anthropic`: `{name, description, input_schema}`;
-/// - `mcp`: `{name, description, inputSchema, annotations}`.
+/// - `mcp`: `{name, description, inputSchema, annotations}`;
+/// - WebMCP: see [`webmcp_tool`].
 ///
 /// The providers' entries get the gate's sentence in the description and, for soft actions,
 /// the token parameters in the schema.
 pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
-    let soft_params = format != ToolFormat::Json && tool.control == Control::Soft;
-    let schema = input_schema(tool, soft_params);
-    let name = Value::from(tool.name);
-    let description = || Value::from(agent_description(tool.description, tool.control));
-    match format {
-        ToolFormat::Json => object(vec![
-            ("name", name),
-            ("description", tool.description.into()),
-            ("control", tool.control.as_str().into()),
-            ("inputSchema", schema),
-            ("readOnly", tool.read_only.into()),
-            ("idempotent", tool.idempotent.into()),
-        ]),
-        ToolFormat::OpenAi => object(vec![
-            ("type", "function".into()),
-            (
-                "function",
-                object(vec![
-                    ("name", name),
-                    ("description", description()),
-                    ("parameters", schema),
-                ]),
-            ),
-        ]),
-        ToolFormat::OpenAiResponses => object(vec![
-            ("type", "function".into()),
-            ("name", name),
-            ("description", description()),
-            ("parameters", schema),
-            ("strict", false.into()),
-        ]),
-        ToolFormat::Anthropic => object(vec![
-            ("name", name),
-            ("description", description()),
-            ("input_schema", schema),
-        ]),
-        ToolFormat::Mcp => object(vec![
-            ("name", name),
-            ("description", description()),
-            ("inputSchema", schema),
-            ("annotations", mcp_annotations(tool)),
-        ]),
+    use ToolFormat::*;
+    let open = tool.control == Control::Open;
+    let mut fields: Vec<(String, Value)> = Vec::new();
+    if format == OpenAiResponses {
+        fields.push(("type".into(), "function".into()));
     }
+    fields.push(("name".into(), tool.name.into()));
+    if format == WebMcp {
+        fields.push(("title".into(), title_from_name(tool.name).into()));
+    }
+    // `json` keeps the app's own words and schema.
+    let (description, soft_params) = match format {
+        Json => (tool.description.into(), false),
+        _ => (
+            agent_description(tool.description, tool.control),
+            tool.control == Control::Soft,
+        ),
+    };
+    fields.push(("description".into(), description.into()));
+    if format == Json {
+        fields.push(("control".into(), tool.control.as_str().into()));
+    }
+    let schema_key = match format {
+        OpenAi | OpenAiResponses => "parameters",
+        Anthropic => "input_schema",
+        Json | Mcp | WebMcp => "inputSchema",
+    };
+    fields.push((schema_key.into(), input_schema(tool, soft_params)));
+    match format {
+        Json => {
+            fields.push(("readOnly".into(), tool.read_only.into()));
+            fields.push(("idempotent".into(), tool.idempotent.into()));
+        }
+        OpenAi => {
+            return Value::Object(vec![
+                ("type".into(), "function".into()),
+                ("function".into(), Value::Object(fields)),
+            ])
+        }
+        OpenAiResponses => fields.push(("strict".into(), false.into())),
+        Anthropic => {}
+        Mcp => fields.push(("annotations".into(), mcp_annotations(tool))),
+        WebMcp => fields.push((
+            "annotations".into(),
+            Value::Object(vec![
+                ("readOnlyHint".into(), (open && tool.read_only).into()),
+                ("consequentialHint".into(), (!open).into()),
+                ("untrustedContentHint".into(), tool.untrusted_content.into()),
+            ]),
+        )),
+    }
+    Value::Object(fields)
 }
 
 /// The description an agent reads: the app's words, then one sentence about the gate.
@@ -185,7 +196,7 @@ pub fn agent_description(description: &str, control: Control) -> String {
     let mut out = String::with_capacity(trimmed.len() + note.len() + 2);
     out.push_str(trimmed);
     if !trimmed.is_empty() {
-        if !trimmed.ends_with(['.', '!', '?']) {
+        if !matches!(trimmed.as_bytes().last(), Some(b'.' | b'!' | b'?')) {
             out.push('.');
         }
         out.push(' ');
@@ -199,15 +210,18 @@ pub fn agent_description(description: &str, control: Control) -> String {
 /// maps hints back with [`control_from_mcp_annotations`] gets `open` for read-only open
 /// actions, `hard` for hard ones and `soft` for the rest. `idempotentHint` when marked.
 pub fn mcp_annotations(tool: &ToolInfo<'_>) -> Value {
-    let mut hints = if tool.control == Control::Open && tool.read_only {
-        vec![("readOnlyHint", true.into())]
+    let mut hints = vec![if tool.control == Control::Open && tool.read_only {
+        ("readOnlyHint".into(), true.into())
     } else {
-        vec![("destructiveHint", (tool.control == Control::Hard).into())]
-    };
+        (
+            "destructiveHint".into(),
+            (tool.control == Control::Hard).into(),
+        )
+    }];
     if tool.idempotent {
-        hints.push(("idempotentHint", true.into()));
+        hints.push(("idempotentHint".into(), true.into()));
     }
-    object(hints)
+    Value::Object(hints)
 }
 
 /// The arguments' schema as providers accept it: always an object schema at the root.
@@ -249,16 +263,17 @@ pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> Value {
 /// A `properties` object; with `soft_params`, any `confirmToken` and `decline` the app declared
 /// give way to the soft parameters, added last.
 fn properties(props: &[(String, Value)], soft_params: bool) -> Value {
-    let mut fields: Vec<(String, Value)> = props
-        .iter()
-        .filter(|(key, _)| !(soft_params && (key == "confirmToken" || key == "decline")))
-        .cloned()
-        .collect();
+    let mut fields = Vec::new();
+    for (key, value) in props {
+        if !(soft_params && (key == "confirmToken" || key == "decline")) {
+            fields.push((key.clone(), value.clone()));
+        }
+    }
     if soft_params {
         let param = |kind: &str, description: &str| {
-            object(vec![
-                ("type", kind.into()),
-                ("description", description.into()),
+            Value::Object(vec![
+                ("type".into(), kind.into()),
+                ("description".into(), description.into()),
             ])
         };
         fields.push(("confirmToken".into(), param("string", TOKEN_PARAM)));
@@ -283,33 +298,7 @@ fn is_object_schema(fields: &[(String, Value)]) -> bool {
 /// marked read-only), `consequentialHint` (soft and hard) and `untrustedContentHint`, each
 /// spelled out. Never the card's summary: that is computed per call and stays in the page.
 pub fn webmcp_tool(tool: &ToolInfo<'_>) -> Value {
-    let mut mcp = match tool_entry(ToolFormat::Mcp, tool) {
-        Value::Object(fields) => fields,
-        _ => Vec::new(),
-    };
-    let mut take = |key: &str| {
-        mcp.iter()
-            .position(|(k, _)| k == key)
-            .map_or(Value::Null, |at| mcp.swap_remove(at).1)
-    };
-    let (description, input_schema) = (take("description"), take("inputSchema"));
-    object(vec![
-        ("name", tool.name.into()),
-        ("title", title_from_name(tool.name).into()),
-        ("description", description),
-        ("inputSchema", input_schema),
-        (
-            "annotations",
-            object(vec![
-                (
-                    "readOnlyHint",
-                    (tool.control == Control::Open && tool.read_only).into(),
-                ),
-                ("consequentialHint", (tool.control != Control::Open).into()),
-                ("untrustedContentHint", tool.untrusted_content.into()),
-            ]),
-        ),
-    ])
+    tool_entry(ToolFormat::WebMcp, tool)
 }
 
 /// MCP hints → control (SPEC §7), with MCP's defaults (`readOnlyHint: false`,
@@ -388,29 +377,81 @@ pub enum PathStep {
 /// At most this many issues are spelled out in one message.
 pub const MAX_ISSUES: usize = 8;
 
-/// The `invalid_args` error for a Standard Schema's issues: each as `args.path: message`
-/// (`args.items[2].title: Expected string, received number`), joined with `; `.
-pub fn issues_error(issues: &[(Vec<PathStep>, String)]) -> Error {
-    let mut out = String::new();
-    for (i, (path, message)) in issues.iter().take(MAX_ISSUES).enumerate() {
-        if i > 0 {
-            out.push_str("; ");
+/// The `invalid_args` message of a Standard Schema's issues, written as they are read: each as
+/// `args.path: message` (`args.items[2].title: Expected string, received number`), joined with
+/// `; `; past [`MAX_ISSUES`] they are only counted. An issue is [`start`](Self::start), the
+/// steps of its path ([`key`](Self::key), [`index`](Self::index)), then [`end`](Self::end)
+/// with its message.
+#[derive(Default)]
+pub struct IssueList {
+    message: String,
+    count: usize,
+}
+
+impl IssueList {
+    /// Starts the next issue.
+    pub fn start(&mut self) {
+        self.count += 1;
+        if self.shown() {
+            if self.count > 1 {
+                self.message.push_str("; ");
+            }
+            self.message.push_str("args");
         }
-        out.push_str("args");
+    }
+
+    /// Whether the current issue is spelled out.
+    fn shown(&self) -> bool {
+        self.count <= MAX_ISSUES
+    }
+
+    /// A step of the current issue's path: an object key.
+    pub fn key(&mut self, key: &str) {
+        if self.shown() {
+            push_path_key(&mut self.message, key);
+        }
+    }
+
+    /// A step of the current issue's path: an array index.
+    pub fn index(&mut self, n: u32) {
+        if self.shown() {
+            let _ = write!(self.message, "[{n}]");
+        }
+    }
+
+    /// Ends the current issue with its message.
+    pub fn end(&mut self, message: &str) {
+        if self.shown() {
+            self.message.push_str(": ");
+            self.message.push_str(message);
+        }
+    }
+
+    /// The `invalid_args` error; with no issue, a generic message.
+    pub fn into_error(self) -> Error {
+        let mut out = self.message;
+        if self.count > MAX_ISSUES {
+            let _ = write!(out, "; and {} more", self.count - MAX_ISSUES);
+        }
+        if self.count == 0 {
+            out.push_str("args: rejected by the input schema");
+        }
+        Error::InvalidArgs(out)
+    }
+}
+
+/// The `invalid_args` error for a list of issues (see [`IssueList`]).
+pub fn issues_error(issues: &[(Vec<PathStep>, String)]) -> Error {
+    let mut list = IssueList::default();
+    for (path, message) in issues {
+        list.start();
         for step in path {
             match step {
-                PathStep::Key(key) => push_path_key(&mut out, key),
-                PathStep::Index(n) => out.push_str(&format!("[{n}]")),
+                PathStep::Key(key) => list.key(key),
+                PathStep::Index(n) => list.index(*n),
             }
         }
-        out.push_str(": ");
-        out.push_str(message);
+        list.end(message);
     }
-    if issues.len() > MAX_ISSUES {
-        out.push_str(&format!("; and {} more", issues.len() - MAX_ISSUES));
-    }
-    if issues.is_empty() {
-        out.push_str("args: rejected by the input schema");
-    }
-    Error::InvalidArgs(out)
+    list.into_error()
 }

@@ -10,14 +10,14 @@ use std::rc::{Rc, Weak};
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, Element};
 
 use super::convert::get;
 use super::effects::Effects;
 use super::events::EventBus;
 use super::hand::HandMode;
-use super::interop::{standard_check, thrown_error, verdict, Check};
+use super::interop::{future_promise, standard_check, thrown_error, verdict, Check};
 use super::js;
 use super::listener::EventListener;
 use super::options::Options;
@@ -221,7 +221,7 @@ impl Instance {
             Check::Later(validation) => {
                 // Held strongly while the library decides: the call must be answered.
                 let inst = self.me.upgrade();
-                future_to_promise(async move {
+                future_promise(async move {
                     request.host_rejection = match JsFuture::from(validation).await {
                         Ok(result) => verdict(&result),
                         Err(thrown) => Some(thrown_error(&thrown)),

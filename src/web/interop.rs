@@ -11,12 +11,15 @@
 //! For manifests, a Standard JSON Schema export (`~standard.jsonSchema.input(...)`, as zod 4
 //! has) or the spec's `inputJsonSchema` gives the JSON Schema; else it is `{type: "object"}`.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::{get, set, write_frozen};
 use super::instance::Instance;
@@ -26,7 +29,7 @@ use crate::core::control::Control;
 use crate::core::engine::{ActionDef, ActionId, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::interop::{
-    issues_error, manifest, take_confirm_fields, webmcp_tool, PathStep, ToolFormat, ToolInfo,
+    take_confirm_fields, tool_entry, ConfirmFields, IssueList, ToolFormat, ToolInfo,
 };
 use crate::core::record::Via;
 use crate::core::schema::Schema;
@@ -193,6 +196,16 @@ fn export_json_schema(standard: &JsValue) -> Option<Value> {
     read_value(&exported, MAX_EXPORT_BYTES).ok()
 }
 
+/// `future_to_promise` of a boxed future. The wasm's two futures that JavaScript gets as
+/// promises (an async Standard Schema's verdict before its call goes on, WebMCP's `ready`)
+/// share this one instantiation of it.
+pub(crate) fn future_promise(
+    future: impl Future<Output = Result<JsValue, JsValue>> + 'static,
+) -> Promise {
+    let future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>> = Box::pin(future);
+    future_to_promise(future)
+}
+
 /// What a Standard Schema said about a call's arguments.
 pub(crate) enum Check {
     /// Valid, or no Standard Schema to ask.
@@ -244,44 +257,39 @@ fn tool_request(inst: &Instance, call: ToolCallFields) -> InvokeRequest<JsValue>
         inst.engine.borrow().action(&name),
         Some((_, _, Control::Soft, _))
     );
-    let mut fields = None;
-    if let (true, Ok(args)) = (soft, &mut args) {
-        fields = Some(take_confirm_fields(args));
+    let fields = match (soft, &mut args) {
+        (true, Ok(args)) => take_confirm_fields(args),
+        _ => ConfirmFields::default(),
+    };
+    let (call_id, mut host_rejection) = match id {
+        Some(id) if !id.is_empty() && id.len() <= 256 => (Some(id), None),
+        Some(_) => (
+            None,
+            Some(Error::InvalidArgs(
+                "the tool call's id must be a non-empty string of at most 256 bytes".into(),
+            )),
+        ),
+        None => (None, None),
+    };
+    if host_rejection.is_none() {
+        host_rejection = fields.error;
     }
-    let mut request = InvokeRequest {
+    // As `invoke` does: with Hand mode on, an unavailable element refuses the call on arrival.
+    if host_rejection.is_none() {
+        host_rejection = inst.hand.rejection(inst, &name, args.as_ref().ok());
+    }
+    InvokeRequest {
         name,
         // Made once, from the args the engine keeps, so `run`, the card and the record share it.
         snapshot: args.as_ref().ok().map(write_frozen),
         args: args.map(Rc::new),
         via: Via::ToolCall,
-        call_id: None,
+        call_id,
         host_call_id: None,
-        confirm_token: None,
-        decline: false,
-        host_rejection: None,
-    };
-    match id {
-        Some(id) if !id.is_empty() && id.len() <= 256 => request.call_id = Some(id),
-        Some(_) => {
-            request.host_rejection = Some(Error::InvalidArgs(
-                "the tool call's id must be a non-empty string of at most 256 bytes".into(),
-            ))
-        }
-        None => {}
+        confirm_token: fields.token,
+        decline: fields.decline,
+        host_rejection,
     }
-    if let Some(fields) = fields {
-        request.confirm_token = fields.token;
-        request.decline = fields.decline;
-        if let Some(error) = fields.error {
-            request.host_rejection.get_or_insert(error);
-        }
-    }
-    // As `invoke` does: with Hand mode on, an unavailable element refuses the call on arrival.
-    if request.host_rejection.is_none() {
-        let args = request.args.as_deref().ok();
-        request.host_rejection = inst.hand.rejection(inst, &request.name, args);
-    }
-    request
 }
 
 /// A settled `validate` result: `None` when valid, else the issues as `invalid_args`.
@@ -290,43 +298,41 @@ pub(crate) fn verdict(result: &JsValue) -> Option<Error> {
     if issues.is_undefined() || issues.is_null() {
         return None;
     }
-    if !Array::is_array(&issues) {
-        return Some(issues_error(&[]));
-    }
-    let list: Vec<(Vec<PathStep>, String)> = Array::from(&issues)
-        .iter()
-        .map(|issue| {
-            let message = get(&issue, "message")
-                .as_string()
-                .unwrap_or_else(|| "invalid".into());
+    let mut list = IssueList::default();
+    if Array::is_array(&issues) {
+        for issue in Array::from(&issues).iter() {
+            let message = get(&issue, "message").as_string();
             let path = get(&issue, "path");
-            let steps = if Array::is_array(&path) {
-                Array::from(&path)
-                    .iter()
-                    .filter_map(|s| path_step(&s))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            (steps, message)
-        })
-        .collect();
-    Some(issues_error(&list))
+            list.start();
+            if Array::is_array(&path) {
+                for segment in Array::from(&path).iter() {
+                    path_step(&mut list, &segment);
+                }
+            }
+            list.end(message.as_deref().unwrap_or("invalid"));
+        }
+    }
+    Some(list.into_error())
 }
 
-/// A path segment: a property key, or `{ key }` (Standard Schema's `PathSegment`).
-fn path_step(segment: &JsValue) -> Option<PathStep> {
+/// A path segment: a property key, or `{ key }` (Standard Schema's `PathSegment`); an index
+/// when it is a whole number that fits one.
+fn path_step(list: &mut IssueList, segment: &JsValue) {
     let key = if segment.is_object() {
         get(segment, "key")
     } else {
         segment.clone()
     };
-    if let Some(n) = key.as_f64() {
-        if n >= 0.0 && n.fract() == 0.0 && n < 4_294_967_296.0 {
-            return Some(PathStep::Index(n as u32));
+    match key.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n < 4_294_967_296.0 => list.index(n as u32),
+        // Another number is no key: the step is left out.
+        Some(_) => {}
+        None => {
+            if let Some(key) = key.as_string() {
+                list.key(&key);
+            }
         }
     }
-    key.as_string().map(PathStep::Key)
 }
 
 /// A `validate` that threw or rejected: the call is refused, as a failed check would be.
@@ -361,10 +367,25 @@ fn tool_info<'a>(
     }
 }
 
-fn serialize(value: &Value) -> Option<JsValue> {
-    value
+/// One action's manifest entry in `format` (or its WebMCP tool, everything but `execute`): a
+/// fresh plain object.
+fn tool_js(
+    inst: &Instance,
+    action: (ActionId, &ActionDef, Control),
+    format: ToolFormat,
+) -> JsValue {
+    let (id, def, control) = action;
+    // The value the entry is built from is a fresh tree, so no borrow of the registry is
+    // held while serde builds the objects.
+    let entry = inst
+        .registry
+        .with(id, |a| {
+            tool_entry(format, &tool_info(def, control, Some(&a.input)))
+        })
+        .unwrap_or_else(|| tool_entry(format, &tool_info(def, control, None)));
+    entry
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .ok()
+        .unwrap_or(JsValue::NULL)
 }
 
 /// The manifest of every registered action for an LLM (SPEC §7): fresh plain objects each
@@ -374,29 +395,22 @@ pub(crate) fn tools(inst: &Instance, format: &JsValue) -> Result<JsValue, Error>
         .as_string()
         .unwrap_or_else(|| "(not a string)".into());
     let format = ToolFormat::parse(&name)?;
+    let list = Array::new();
     let engine = inst.engine.borrow();
-    if engine.is_disposed() {
-        return Ok(Array::new().into());
+    if !engine.is_disposed() {
+        for (id, def, control, _) in engine.actions() {
+            list.push(&tool_js(inst, (id, def, control), format));
+        }
     }
-    let inputs: Vec<_> = engine
-        .actions()
-        .map(|(id, ..)| inst.registry.with(id, |a| a.input.clone()))
-        .collect();
-    let tools: Vec<ToolInfo<'_>> = engine
-        .actions()
-        .zip(&inputs)
-        .map(|((_, def, control, _), input)| tool_info(def, control, input.as_ref()))
-        .collect();
-    Ok(serialize(&manifest(format, &tools)).unwrap_or_else(|| Array::new().into()))
+    Ok(list.into())
 }
 
 /// One action as a WebMCP tool, everything but `execute` (see
 /// [`webmcp_tool`](crate::core::interop::webmcp_tool)); `None` when it is not registered.
 pub(crate) fn webmcp_tool_js(inst: &Instance, action: ActionId) -> Option<JsValue> {
-    let input = inst.registry.with(action, |a| a.input.clone());
     let engine = inst.engine.borrow();
-    let (_, def, control, _) = engine.action_by_id(action)?;
-    serialize(&webmcp_tool(&tool_info(def, control, input.as_ref())))
+    let (id, def, control, _) = engine.action_by_id(action)?;
+    Some(tool_js(inst, (id, def, control), ToolFormat::WebMcp))
 }
 
 /// The engine request for one `execute(input)` of a WebMCP tool: a fresh call (WebMCP gives

@@ -10,18 +10,18 @@
 //! when the exposure is disposed, or with the instance.
 
 use std::cell::{Cell, RefCell};
-use std::rc::{Rc, Weak};
+use std::rc::Weak;
 
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::convert::{get, set};
 use super::effects::outcome_js;
 use super::instance::Instance;
-use super::interop::{webmcp_request, webmcp_tool_js};
+use super::interop::{future_promise, webmcp_request, webmcp_tool_js};
 use super::js::{self, compact};
 use crate::core::engine::ActionId;
 use crate::core::error::Error;
@@ -31,8 +31,8 @@ use crate::core::record::{Gate, Outcome};
 struct Exposure {
     id: u32,
     target: Target,
-    /// `actions`: only these names (`None`: every action).
-    only: Option<Vec<String>>,
+    /// `actions`: only these names, a copy of the array given (`None`: every action).
+    only: Option<Array>,
     tools: Vec<(ActionId, AbortController)>,
 }
 
@@ -49,7 +49,7 @@ impl Exposure {
     fn admits(&self, name: &str) -> bool {
         self.only
             .as_ref()
-            .is_none_or(|names| names.iter().any(|n| n == name))
+            .is_none_or(|names| names.includes(&name.into(), 0))
     }
 }
 
@@ -71,27 +71,30 @@ pub(crate) struct ModelContexts {
 /// `document.modelContext`, else `navigator.modelContext` (where a polyfill puts it).
 fn default_context() -> Option<JsValue> {
     let window = js::window()?;
-    let on_document = window.document().map(|d| get(&d, "modelContext"));
-    [on_document, Some(get(&window.navigator(), "modelContext"))]
-        .into_iter()
-        .flatten()
-        .find(|c| c.is_object())
+    if let Some(document) = window.document() {
+        let context = get(&document, "modelContext");
+        if context.is_object() {
+            return Some(context);
+        }
+    }
+    let context = get(&window.navigator(), "modelContext");
+    context.is_object().then_some(context)
 }
 
-fn read_names(options: &JsValue) -> Result<Option<Vec<String>>, Error> {
-    let names = get(options, "actions");
+/// `actions`: only these names (`None`: every action), copied.
+fn read_names(names: &JsValue) -> Result<Option<Array>, Error> {
     if names.is_undefined() || names.is_null() {
         return Ok(None);
     }
-    let invalid = || Error::InvalidSpec("actions must be an array of action names".into());
-    if !Array::is_array(&names) {
-        return Err(invalid());
+    if Array::is_array(names) {
+        let list = Array::from(names);
+        if list.iter().all(|name| name.is_string()) {
+            return Ok(Some(list));
+        }
     }
-    Array::from(&names)
-        .iter()
-        .map(|n| n.as_string().ok_or_else(invalid))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    Err(Error::InvalidSpec(
+        "actions must be an array of action names".into(),
+    ))
 }
 
 impl ModelContexts {
@@ -101,104 +104,85 @@ impl ModelContexts {
         &self,
         inst: &Instance,
         options: &JsValue,
-    ) -> Result<(u32, Promise), JsValue> {
+    ) -> Result<(u32, Promise), Error> {
         if inst.disposed.get() {
-            return Err(Error::Disposed.into());
+            return Err(Error::Disposed);
         }
-        let given = if options.is_object() {
-            get(options, "modelContext")
-        } else {
-            JsValue::UNDEFINED
+        let option = |key| {
+            if options.is_object() {
+                get(options, key)
+            } else {
+                JsValue::UNDEFINED
+            }
         };
+        let given = option("modelContext");
         let context = if given.is_undefined() || given.is_null() {
             default_context()
         } else {
             Some(given)
         }
         .ok_or(Error::ModelContextUnavailable)?;
-        let register_tool = get(&context, "registerTool")
+        let register = get(&context, "registerTool")
             .dyn_into::<Function>()
             .map_err(|_| Error::ModelContextUnavailable)?;
-        let only = if options.is_object() {
-            read_names(options)?
-        } else {
-            None
-        };
-        let exposed_to = if options.is_object() {
-            get(options, "exposedTo")
-        } else {
-            JsValue::UNDEFINED
-        };
+        let only = read_names(&option("actions"))?;
         let id = self.next.get();
         self.next.set(id.wrapping_add(1));
-        let mut exposure = Exposure {
+        self.list.borrow_mut().push(Exposure {
             id,
             target: Target {
                 context,
-                register: register_tool,
-                exposed_to,
+                register,
+                exposed_to: option("exposedTo"),
             },
             only,
             tools: Vec::new(),
-        };
-        let actions: Vec<(ActionId, String)> = inst
-            .engine
-            .borrow()
-            .actions()
-            .map(|(id, def, ..)| (id, def.name.clone()))
-            .collect();
-        let mut registrations = Vec::new();
-        for (action, name) in actions {
-            if exposure.admits(&name) {
-                if let Some((controller, accepted)) =
-                    register(inst, &exposure.target, action, &name)
-                {
-                    let signal = controller.signal();
-                    exposure.tools.push((action, controller));
-                    registrations.push(Registration {
-                        name,
-                        accepted,
-                        signal,
-                    });
-                }
-            }
+        });
+        let mut actions = Vec::new();
+        for (action, def, ..) in inst.engine.borrow().actions() {
+            actions.push((action, def.name.clone()));
         }
-        self.list.borrow_mut().push(exposure);
-        Ok((id, ready(registrations)))
+        let mut registrations = Vec::new();
+        for (action, name) in &actions {
+            registrations.extend(self.add(inst, id, *action, name));
+        }
+        Ok((id, settle(registrations, true)))
     }
 
     /// Registers an action defined after the exposures were made, in each that admits it.
     pub(crate) fn action_defined(&self, inst: &Instance, action: ActionId, name: &str) {
-        // No borrow is held while `registerTool` (a polyfill's, perhaps) runs.
-        let targets: Vec<(u32, Target)> = self
-            .list
-            .borrow()
-            .iter()
-            .filter(|e| e.admits(name))
-            .map(|e| (e.id, e.target.clone()))
-            .collect();
-        for (id, target) in targets {
-            let Some((controller, accepted)) = register(inst, &target, action, name) else {
-                continue;
-            };
-            let signal = controller.signal();
-            match self.list.borrow_mut().iter_mut().find(|e| e.id == id) {
-                Some(exposure) => exposure.tools.push((action, controller)),
-                // Disposed meanwhile: the tool goes at once.
-                None => controller.abort(),
-            }
-            // No `ready` waits for it: a refusal is logged, and the tool is simply absent.
-            let refused = Registration {
-                name: name.to_owned(),
-                accepted,
-                signal,
-            };
-            wasm_bindgen_futures::spawn_local(async move {
-                if let Some((name, reason)) = refused.refusal().await {
-                    log_refusal(&name, &reason);
-                }
-            });
+        let mut ids = Vec::new();
+        for exposure in self.list.borrow().iter() {
+            ids.push(exposure.id);
         }
+        for id in ids {
+            if let Some(registration) = self.add(inst, id, action, name) {
+                // No `ready` waits for it: a refusal is logged, and the tool is simply absent.
+                drop(settle(vec![registration], false));
+            }
+        }
+    }
+
+    /// Registers `action`'s tool with exposure `id`, if that exposure is live and admits it.
+    fn add(&self, inst: &Instance, id: u32, action: ActionId, name: &str) -> Option<Registration> {
+        let target = {
+            let list = self.list.borrow();
+            let exposure = list.iter().find(|e| e.id == id && e.admits(name))?;
+            exposure.target.clone()
+        };
+        // No borrow is held while `registerTool` (a polyfill's, perhaps) runs.
+        let (controller, accepted) = register(inst, &target, action, name)?;
+        let signal = controller.signal();
+        match self.list.borrow_mut().iter_mut().find(|e| e.id == id) {
+            Some(exposure) => exposure.tools.push((action, controller)),
+            // Disposed meanwhile: the tool goes at once.
+            None => controller.abort(),
+        }
+        Some(Registration {
+            name: name.to_owned(),
+            accepted,
+            signal,
+        })
     }
 
     /// Whether any exposure is live (its tools may be called).
@@ -210,12 +194,16 @@ impl ModelContexts {
     pub(crate) fn action_disposed(&self, action: ActionId) {
         let mut gone = Vec::new();
         for exposure in self.list.borrow_mut().iter_mut() {
-            let (this, rest) = exposure.tools.drain(..).partition(|(id, _)| *id == action);
-            exposure.tools = rest;
-            gone.extend::<Vec<_>>(this);
+            exposure.tools.retain(|(id, controller)| {
+                let keep = *id != action;
+                if !keep {
+                    gone.push(controller.clone());
+                }
+                keep
+            });
         }
         // Aborted after the borrow: the model context's own listeners run on `abort`.
-        for (_, controller) in gone {
+        for controller in &gone {
             controller.abort();
         }
     }
@@ -270,7 +258,7 @@ fn register(
 /// with the compact outcome. It never rejects (a rejection would reach the agent only as a
 /// bare `UnknownError`), and holds the instance weakly: the browser keeps the tool object.
 fn executor(inst: &Weak<Instance>, name: &str) -> JsValue {
-    let (inst, name) = (inst.clone(), Rc::<str>::from(name));
+    let (inst, name) = (inst.clone(), name.to_owned());
     Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| {
         let outcome = match inst.upgrade() {
             Some(inst) => inst.invoke_request(webmcp_request(&inst, &name, &input)),
@@ -305,35 +293,32 @@ struct Registration {
     signal: AbortSignal,
 }
 
-impl Registration {
-    /// Waits for the browser's answer: `Some((name, reason))` when it refused the tool. A
-    /// registration whose own signal was aborted before the answer (its action or exposure
-    /// disposed, as a component that mounts and unmounts at once does) was withdrawn, not
-    /// refused: whatever the browser says of it (Chromium rejects it with an `AbortError`) is
-    /// no one's concern.
-    async fn refusal(self) -> Option<(String, JsValue)> {
-        match JsFuture::from(self.accepted).await {
-            Err(reason) if !self.signal.aborted() => Some((self.name, reason)),
-            _ => None,
-        }
-    }
-}
-
-/// `ready`: resolves once every registration was accepted (or withdrawn); each refusal is
-/// logged, and the first makes it reject with `model_context_refused`. Every promise is
-/// awaited, so no refusal is left unhandled.
-fn ready(registrations: Vec<Registration>) -> Promise {
-    future_to_promise(async move {
+/// Waits for the browser's answer to each registration in turn, and logs each refusal. A
+/// registration whose own signal was aborted before the answer (its action or exposure
+/// disposed, as a component that mounts and unmounts at once does) was withdrawn, not refused:
+/// whatever the browser says of it (Chromium rejects it with an `AbortError`) is no one's
+/// concern. With `reject`, this is `ready`: the first refusal makes the promise reject with
+/// `model_context_refused`; else it always resolves. Every promise is awaited, so no refusal is
+/// left unhandled.
+fn settle(registrations: Vec<Registration>, reject: bool) -> Promise {
+    future_promise(async move {
         let mut first = None;
-        for registration in registrations {
-            if let Some((name, reason)) = registration.refusal().await {
-                log_refusal(&name, &reason);
-                first.get_or_insert(name);
+        for Registration {
+            name,
+            accepted,
+            signal,
+        } in &registrations
+        {
+            if let Err(reason) = JsFuture::from(accepted.clone()).await {
+                if !signal.aborted() {
+                    log_refusal(name, &reason);
+                    first.get_or_insert(name);
+                }
             }
         }
         match first {
-            None => Ok(JsValue::UNDEFINED),
-            Some(name) => Err(Error::ModelContextRefused(name).into()),
+            Some(name) if reject => Err(Error::ModelContextRefused(name.clone()).into()),
+            _ => Ok(JsValue::UNDEFINED),
         }
     })
 }
