@@ -467,16 +467,20 @@ test("the tab hidden during Hand mode disarms it; element actions never touch th
     arm.addEventListener("click", () => inst.ck.armHandMode());
     document.body.append(arm);
     const firedBefore = new Set();
-    window.elementAgent = async (seed, count) => {
+    // `reused`: the callId the round sends again and again. One per round: a call refused on
+    // arrival (needs_hand_mode while disarmed) is not remembered, so an id reused across
+    // rounds could name a refused call and, later, a card; the lab counts a card's records by
+    // its callId.
+    window.elementAgent = async (seed, count, reused) => {
       const g = lab.makeGen(seed);
-      // Counted by callId, and only the first time: a re-sent "e1" is answered from memory
-      // with its first outcome (possibly from an earlier, armed round) and clicks nothing.
+      // Counted by callId, and only the first time: a re-sent `reused` is answered from memory
+      // with its first outcome and clicks nothing.
       const fired = new Set();
       const waiting = [];
       for (let i = 0; i < count; i++) {
         const name = g.pick(["pressOutside", "pressOutside", "fillField", "pressSdk", "pressHard", "readDoc"]);
         const args = g.chance(0.7) ? (name === "fillField" ? { value: g.str() } : {}) : g.args();
-        const promise = lab.call(inst, { name, args, callId: g.chance(0.2) ? "e1" : undefined });
+        const promise = lab.call(inst, { name, args, callId: g.chance(0.2) ? reused : undefined });
         waiting.push(promise.then((o) => { if (name === "pressOutside" && o?.gate === "fired" && o.ok && !firedBefore.has(o.callId)) fired.add(o.callId); }));
         await Promise.race([promise, lab.sleep(0)]);
       }
@@ -487,12 +491,12 @@ test("the tab hidden during Hand mode disarms it; element actions never touch th
     };
   });
   const state = () => p.evaluate(() => ({ clicks: window.clicks, field: document.querySelector("#field").value, armed: lab.inst.ck.handMode }));
-  assert.equal(await p.evaluate((seed) => window.elementAgent(seed, 60), SEED + 11), 0);
+  assert.equal(await p.evaluate((seed) => window.elementAgent(seed, 60, "e1"), SEED + 11), 0);
   assert.deepEqual(await state(), { clicks: 0, field: "", armed: false }, "disarmed: the page is untouched");
 
   await click(p, "#arm");
   assert.equal((await state()).armed, true);
-  const fired = await p.evaluate(([seed, count]) => window.elementAgent(seed, count), [SEED + 12, Math.max(60, n(150))]);
+  const fired = await p.evaluate(([seed, count]) => window.elementAgent(seed, count, "e2"), [SEED + 12, Math.max(60, n(150))]);
   assert.ok(fired > 0, "armed, element actions act (the positive control of the rounds before and after)");
   assert.equal((await state()).clicks, fired, "every click on the page is a fired element call; none from pressHard");
   await p.evaluate(() => { lab.call(lab.inst, { name: "pressHard", args: {}, callId: "keep" }).then((o) => { window.keep = o; }); });
@@ -505,7 +509,7 @@ test("the tab hidden during Hand mode disarms it; element actions never touch th
   });
   assert.equal((await state()).armed, false, "hidden: disarmed");
   const before = (await state()).clicks;
-  assert.equal(await p.evaluate((seed) => window.elementAgent(seed, 60), SEED + 13), 0);
+  assert.equal(await p.evaluate((seed) => window.elementAgent(seed, 60, "e3"), SEED + 13), 0);
   await sleep(150);
   await trustedConfirm(p); // a person confirms the hard element card, but Hand mode is off now
   await sleep(100);
