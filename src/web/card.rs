@@ -48,11 +48,11 @@ use gloo_timers::callback::{Interval, Timeout};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Document, Element, Event, HtmlButtonElement, HtmlDialogElement, HtmlElement, KeyboardEvent,
-    Performance, ShadowRoot,
+    Document, Element, Event, EventTarget, HtmlButtonElement, HtmlDialogElement, HtmlElement,
+    KeyboardEvent, Performance, ShadowRoot,
 };
 
-use super::dom::{el, set_hidden, shadow_host};
+use super::dom::{build, set_hidden, shadow_host, Spec};
 use super::js;
 use super::listener::EventListener;
 use super::time::{now, timeout};
@@ -116,31 +116,8 @@ struct CurrentCard {
     confirm_allowed: bool,
 }
 
-type Shared = Rc<RefCell<CurrentCard>>;
-
-/// Takes the card's one decision and delivers it in a microtask, after the DOM listener that
-/// made it has returned (the callback may close, re-show or drop the layer).
-fn decide(shared: &Shared, decision: Decision) {
-    let (handler, generation) = {
-        let mut card = shared.borrow_mut();
-        match card.on_decision.take() {
-            Some(handler) => (handler, card.generation),
-            None => return,
-        }
-    };
-    let shared = shared.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        let still_current = shared.borrow().generation == generation;
-        if still_current {
-            handler(decision);
-        }
-    });
-}
-
-/// The SDK's hard confirmation card: one host element, a closed shadow root, one reusable
-/// `<dialog>`. See the [module docs](self) for the decision rules and theming.
-pub struct CardLayer {
-    host: Element,
+/// The card's elements and state, shared by the layer and its listeners.
+struct Parts {
     root: ShadowRoot,
     dialog: HtmlDialogElement,
     position: Element,
@@ -151,7 +128,193 @@ pub struct CardLayer {
     cancel: HtmlButtonElement,
     confirm: HtmlButtonElement,
     performance: Performance,
-    shared: Shared,
+    card: RefCell<CurrentCard>,
+}
+
+/// The card's elements below the shadow root, in document order (see [`Spec::parent`]).
+const TREE: [Spec; 9] = [
+    Spec {
+        tag: "dialog",
+        parent: 0,
+        attrs: &[
+            ("part", "card"),
+            ("role", "alertdialog"),
+            ("aria-modal", "true"),
+            ("aria-labelledby", "ck-title"),
+            ("aria-describedby", "ck-summary"),
+        ],
+        text: None,
+    },
+    Spec {
+        tag: "p",
+        parent: 1,
+        attrs: &[("part", "position"), ("hidden", "")],
+        text: None,
+    },
+    Spec {
+        tag: "h2",
+        parent: 1,
+        attrs: &[("part", "title"), ("id", "ck-title")],
+        text: None,
+    },
+    Spec {
+        tag: "p",
+        parent: 1,
+        attrs: &[("part", "summary"), ("id", "ck-summary")],
+        text: None,
+    },
+    Spec {
+        tag: "p",
+        parent: 1,
+        attrs: &[("part", "notice"), ("id", "ck-notice"), ("hidden", "")],
+        text: None,
+    },
+    Spec {
+        tag: "div",
+        parent: 1,
+        attrs: &[("part", "actions")],
+        text: None,
+    },
+    // Announcing every second would drown the card out for screen-reader users.
+    Spec {
+        tag: "span",
+        parent: 6,
+        attrs: &[("part", "countdown"), ("aria-live", "off")],
+        text: None,
+    },
+    Spec {
+        tag: "button",
+        parent: 6,
+        attrs: &[("part", "cancel"), ("type", "button")],
+        text: None,
+    },
+    Spec {
+        tag: "button",
+        parent: 6,
+        attrs: &[("part", "confirm"), ("type", "button")],
+        text: None,
+    },
+];
+
+/// What a listener of the card heard.
+#[derive(Clone, Copy)]
+enum Input {
+    /// A click on Confirm.
+    Confirm,
+    /// A click on Cancel.
+    Cancel,
+    /// The dialog's `cancel` event (Escape and other close requests).
+    Escape,
+    /// The dialog's `close` event.
+    Close,
+    /// A key pressed inside the dialog.
+    Key,
+}
+
+impl Parts {
+    /// Drops the handler of the card shown so far: no decision reaches it after this.
+    fn forget_decision(&self) {
+        let mut card = self.card.borrow_mut();
+        card.on_decision = None;
+        card.generation = card.generation.wrapping_add(1);
+    }
+
+    /// The "2 of 3" line, hidden when `total` ≤ 1.
+    fn show_position(&self, position: usize, total: usize) {
+        let text = position_text(position, total);
+        self.position.set_text_content(text.as_deref());
+        set_hidden(&self.position, text.is_none());
+    }
+
+    /// Takes the card's one decision and delivers it in a microtask, after the DOM listener
+    /// that made it has returned (the callback may close, re-show or drop the layer).
+    fn decide(self: &Rc<Self>, decision: Decision) {
+        let (handler, generation) = {
+            let mut card = self.card.borrow_mut();
+            match card.on_decision.take() {
+                Some(handler) => (handler, card.generation),
+                None => return,
+            }
+        };
+        let parts = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let still_current = parts.card.borrow().generation == generation;
+            if still_current {
+                handler(decision);
+            }
+        });
+    }
+
+    /// Every listener of the card: judges `event` by what was heard (see the module docs).
+    fn hear(self: &Rc<Self>, input: Input, event: Event) {
+        match input {
+            Input::Confirm => {
+                if !event.is_trusted() {
+                    return;
+                }
+                // The event's own time (when the input happened) is stricter than "now"
+                // when the main thread was busy; fall back to now if a browser gives none.
+                let performance_now = self.performance.now();
+                let stamp = event.time_stamp();
+                let at = if stamp > 0.0 && stamp < performance_now {
+                    stamp
+                } else {
+                    performance_now
+                };
+                let armed = {
+                    let card = self.card.borrow();
+                    card.confirm_allowed
+                        && at - card.shown_at >= card.arm_delay_ms
+                        && now() < card.expires_at
+                };
+                if armed {
+                    self.decide(Decision::Confirm);
+                }
+            }
+            Input::Cancel => self.decide(Decision::Cancel),
+            // Keep the dialog open and decide.
+            Input::Escape => {
+                event.prevent_default();
+                self.decide(Decision::Cancel);
+            }
+            // Closed by anything but `CardLayer::close` (which forgets the handler first): for
+            // example a browser that ignores the prevented `cancel` on a repeated Escape.
+            Input::Close => {
+                if !self.dialog.open() {
+                    self.decide(Decision::Cancel);
+                }
+            }
+            // Tab and Shift+Tab cycle between the enabled buttons (with two, both directions
+            // alternate), so focus never leaves the card for the browser's UI. The physical
+            // key counts too: WebKitGTK reports Shift+Tab (GTK's ISO_Left_Tab) as key
+            // "Unidentified", code "Tab".
+            Input::Key => {
+                let is_tab = event
+                    .dyn_ref::<KeyboardEvent>()
+                    .is_some_and(|key| key.key() == "Tab" || key.code() == "Tab");
+                if !is_tab {
+                    return;
+                }
+                event.prevent_default();
+                let cancel: &Element = &self.cancel;
+                let on_cancel = self.root.active_element().as_ref() == Some(cancel);
+                // Confirm is disabled exactly when confirming is not allowed.
+                let next = if on_cancel && self.card.borrow().confirm_allowed {
+                    &self.confirm
+                } else {
+                    &self.cancel
+                };
+                let _ = next.focus();
+            }
+        }
+    }
+}
+
+/// The SDK's hard confirmation card: one host element, a closed shadow root, one reusable
+/// `<dialog>`. See the [module docs](self) for the decision rules and theming.
+pub struct CardLayer {
+    host: Element,
+    parts: Rc<Parts>,
     /// Where focus was before the card opened; restored by `close`.
     return_focus: Option<HtmlElement>,
     ticker: Option<Interval>,
@@ -178,157 +341,54 @@ impl CardLayer {
             .ok_or_else(|| JsValue::from_str("coworkkit: no performance clock"))?;
 
         let (host, root) = shadow_host(container, "coworkkit-card", "card", CSS)?;
-        let dialog = el(
-            &root,
-            "dialog",
-            &[
-                ("part", "card"),
-                ("role", "alertdialog"),
-                ("aria-modal", "true"),
-                ("aria-labelledby", "ck-title"),
-                ("aria-describedby", "ck-summary"),
-            ],
-            None,
-        )?;
-        let position = el(&dialog, "p", &[("part", "position"), ("hidden", "")], None)?;
-        let title = el(
-            &dialog,
-            "h2",
-            &[("part", "title"), ("id", "ck-title")],
-            None,
-        )?;
-        let summary = el(
-            &dialog,
-            "p",
-            &[("part", "summary"), ("id", "ck-summary")],
-            None,
-        )?;
-        let notice = el(
-            &dialog,
-            "p",
-            &[("part", "notice"), ("id", "ck-notice"), ("hidden", "")],
-            None,
-        )?;
-        let actions = el(&dialog, "div", &[("part", "actions")], None)?;
-        // Announcing every second would drown the card out for screen-reader users.
-        let countdown = el(
-            &actions,
-            "span",
-            &[("part", "countdown"), ("aria-live", "off")],
-            None,
-        )?;
-        let button = |part| {
-            el(
-                &actions,
-                "button",
-                &[("part", part), ("type", "button")],
-                None,
-            )
+        let Ok([dialog, position, title, summary, notice, _, countdown, cancel, confirm]) =
+            <[Element; 9]>::try_from(build(&root, &TREE)?)
+        else {
+            unreachable!("one element per spec");
         };
-        let cancel: HtmlButtonElement = button("cancel")?.unchecked_into();
-        let confirm: HtmlButtonElement = button("confirm")?.unchecked_into();
-        let dialog: HtmlDialogElement = dialog.unchecked_into();
-
-        let shared: Shared = Rc::new(RefCell::new(CurrentCard {
-            generation: 0,
-            on_decision: None,
-            shown_at: 0.0,
-            arm_delay_ms: 0.0,
-            expires_at: 0.0,
-            confirm_allowed: false,
-        }));
-
-        let on_confirm = {
-            let (shared, performance) = (shared.clone(), performance.clone());
-            EventListener::new(&confirm, "click", move |event: Event| {
-                if !event.is_trusted() {
-                    return;
-                }
-                // The event's own time (when the input happened) is stricter than "now"
-                // when the main thread was busy; fall back to now if a browser gives none.
-                let performance_now = performance.now();
-                let stamp = event.time_stamp();
-                let at = if stamp > 0.0 && stamp < performance_now {
-                    stamp
-                } else {
-                    performance_now
-                };
-                let armed = {
-                    let card = shared.borrow();
-                    card.confirm_allowed
-                        && at - card.shown_at >= card.arm_delay_ms
-                        && now() < card.expires_at
-                };
-                if armed {
-                    decide(&shared, Decision::Confirm);
-                }
-            })
-        };
-        let on_cancel = {
-            let shared = shared.clone();
-            EventListener::new(&cancel, "click", move |_| decide(&shared, Decision::Cancel))
-        };
-        // Escape (and other close requests) fire `cancel`; keep the dialog open and decide.
-        let on_escape = {
-            let shared = shared.clone();
-            EventListener::new(&dialog, "cancel", move |event: Event| {
-                event.prevent_default();
-                decide(&shared, Decision::Cancel);
-            })
-        };
-        // Closed by anything but `CardLayer::close` (which forgets the handler first): for
-        // example a browser that ignores the prevented `cancel` on a repeated Escape.
-        let on_close = {
-            let (shared, dialog) = (shared.clone(), dialog.clone());
-            EventListener::new(&dialog.clone(), "close", move |_| {
-                if !dialog.open() {
-                    decide(&shared, Decision::Cancel);
-                }
-            })
-        };
-        // Tab and Shift+Tab cycle between the enabled buttons (with two, both directions
-        // alternate), so focus never leaves the card for the browser's UI. The physical key
-        // counts too: WebKitGTK reports Shift+Tab (GTK's ISO_Left_Tab) as key "Unidentified",
-        // code "Tab".
-        let on_tab = {
-            let (root, cancel, confirm) = (root.clone(), cancel.clone(), confirm.clone());
-            EventListener::new(&dialog, "keydown", move |event: Event| {
-                let is_tab = event
-                    .dyn_ref::<KeyboardEvent>()
-                    .is_some_and(|key| key.key() == "Tab" || key.code() == "Tab");
-                if !is_tab {
-                    return;
-                }
-                event.prevent_default();
-                let cancel_element: &Element = &cancel;
-                let on_cancel = root.active_element().as_ref() == Some(cancel_element);
-                let next = if on_cancel && !confirm.disabled() {
-                    &confirm
-                } else {
-                    &cancel
-                };
-                let _ = next.focus();
-            })
-        };
-
-        container.append_child(&host)?;
-        Ok(CardLayer {
-            host,
+        let parts = Rc::new(Parts {
             root,
-            dialog,
+            dialog: dialog.unchecked_into(),
             position,
             title,
             summary,
             notice,
             countdown,
-            cancel,
-            confirm,
+            cancel: cancel.unchecked_into(),
+            confirm: confirm.unchecked_into(),
             performance,
-            shared,
+            card: RefCell::new(CurrentCard {
+                generation: 0,
+                on_decision: None,
+                shown_at: 0.0,
+                arm_delay_ms: 0.0,
+                expires_at: 0.0,
+                confirm_allowed: false,
+            }),
+        });
+
+        // One closure type for every listener, told what it hears.
+        let listen = |target: &EventTarget, kind, input| {
+            let parts = parts.clone();
+            EventListener::new(target, kind, move |event| parts.hear(input, event))
+        };
+        let (dialog, cancel, confirm) = (&parts.dialog, &parts.cancel, &parts.confirm);
+        let listeners = [
+            listen(confirm, "click", Input::Confirm),
+            listen(cancel, "click", Input::Cancel),
+            listen(dialog, "cancel", Input::Escape),
+            listen(dialog, "close", Input::Close),
+            listen(dialog, "keydown", Input::Key),
+        ];
+
+        container.append_child(&host)?;
+        Ok(CardLayer {
+            host,
+            parts,
             return_focus: None,
             ticker: None,
             arming: None,
-            _listeners: [on_confirm, on_cancel, on_escape, on_close, on_tab],
+            _listeners: listeners,
         })
     }
 
@@ -344,46 +404,43 @@ impl CardLayer {
         arm_delay_ms: f64,
         on_decision: Rc<dyn Fn(Decision)>,
     ) -> Result<(), JsValue> {
-        let was_open = self.dialog.open();
-        {
-            // Until the new card is in place, nothing decides anything.
-            let mut card = self.shared.borrow_mut();
-            card.on_decision = None;
-            card.generation = card.generation.wrapping_add(1);
-        }
-        self.title.set_text_content(Some(&model.title));
-        self.summary.set_text_content(Some(&model.summary));
+        let parts = &*self.parts;
+        let was_open = parts.dialog.open();
+        // Until the new card is in place, nothing decides anything.
+        parts.forget_decision();
+        parts.title.set_text_content(Some(&model.title));
+        parts.summary.set_text_content(Some(&model.summary));
         let describedby = match &model.notice {
             Some(text) => {
-                self.notice.set_text_content(Some(text));
+                parts.notice.set_text_content(Some(text));
                 "ck-summary ck-notice"
             }
             None => "ck-summary",
         };
-        set_hidden(&self.notice, model.notice.is_none());
-        self.dialog.set_attribute("aria-describedby", describedby)?;
-        self.update_position(model.position, model.total);
-        self.countdown
-            .set_text_content(Some(&countdown_text(model.expires_at - now())));
-        self.cancel.set_text_content(Some(&model.labels.cancel));
-        self.confirm.set_text_content(Some(&model.labels.confirm));
-        self.confirm.set_disabled(!model.confirm_allowed);
-        self.confirm.set_attribute("data-armed", "false")?;
+        set_hidden(&parts.notice, model.notice.is_none());
+        let _ = parts.dialog.set_attribute("aria-describedby", describedby);
+        parts.show_position(model.position, model.total);
+        let mut shown = countdown_text(model.expires_at - now());
+        parts.countdown.set_text_content(Some(&shown));
+        parts.cancel.set_text_content(Some(&model.labels.cancel));
+        parts.confirm.set_text_content(Some(&model.labels.confirm));
+        parts.confirm.set_disabled(!model.confirm_allowed);
+        let _ = parts.confirm.set_attribute("data-armed", "false");
 
         if !was_open {
-            let focused = self
+            let focused = parts
                 .dialog
                 .owner_document()
                 .and_then(|document| focused_element(&document));
-            self.dialog.show_modal()?;
+            parts.dialog.show_modal()?;
             self.return_focus = focused;
         }
-        let _ = self.cancel.focus();
+        let _ = parts.cancel.focus();
 
         {
-            let mut card = self.shared.borrow_mut();
+            let mut card = parts.card.borrow_mut();
             card.on_decision = Some(on_decision);
-            card.shown_at = self.performance.now();
+            card.shown_at = parts.performance.now();
             card.arm_delay_ms = arm_delay_ms;
             card.expires_at = model.expires_at;
             card.confirm_allowed = model.confirm_allowed;
@@ -392,8 +449,7 @@ impl CardLayer {
         // A quarter-second tick, writing only when the text changes: the countdown follows the
         // clock rather than the timer, whose 1 s interval drifts in Firefox (it counts from
         // when each tick ran), so the card said "Expires in 0:01" after it had expired.
-        let (countdown, expires_at) = (self.countdown.clone(), model.expires_at);
-        let mut shown = countdown.text_content().unwrap_or_default();
+        let (countdown, expires_at) = (parts.countdown.clone(), model.expires_at);
         self.ticker = Some(Interval::new(250, move || {
             let text = countdown_text(expires_at - now());
             if text != shown {
@@ -401,7 +457,7 @@ impl CardLayer {
                 shown = text;
             }
         }));
-        let confirm = self.confirm.clone();
+        let confirm = parts.confirm.clone();
         self.arming = Some(timeout(arm_delay_ms, move || {
             let _ = confirm.set_attribute("data-armed", "true");
         }));
@@ -410,24 +466,18 @@ impl CardLayer {
 
     /// Updates the "2 of 3" line (hidden when `total` ≤ 1); `position` is 1-based.
     pub fn update_position(&mut self, position: usize, total: usize) {
-        let text = position_text(position, total);
-        self.position.set_text_content(text.as_deref());
-        set_hidden(&self.position, text.is_none());
+        self.parts.show_position(position, total);
     }
 
     /// Closes the card: forgets the pending handler (no decision is delivered after this),
     /// stops the countdown, closes the dialog and returns focus to the element that had it
     /// before the card opened, if that element is still in the document.
     pub fn close(&mut self) {
-        {
-            let mut card = self.shared.borrow_mut();
-            card.on_decision = None;
-            card.generation = card.generation.wrapping_add(1);
-        }
+        self.parts.forget_decision();
         self.ticker = None;
         self.arming = None;
-        if self.dialog.open() {
-            self.dialog.close();
+        if self.parts.dialog.open() {
+            self.parts.dialog.close();
         }
         if let Some(element) = self.return_focus.take() {
             if element.is_connected() {
@@ -438,13 +488,13 @@ impl CardLayer {
 
     /// Whether the card is showing.
     pub fn is_open(&self) -> bool {
-        self.dialog.open()
+        self.parts.dialog.open()
     }
 
     /// The closed shadow root, for the crate's browser tests only.
     #[doc(hidden)]
     pub fn shadow_root_for_tests(&self) -> ShadowRoot {
-        self.root.clone()
+        self.parts.root.clone()
     }
 }
 

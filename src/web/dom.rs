@@ -40,8 +40,8 @@ pub(crate) fn shadow_host(
     Ok((host, root))
 }
 
-/// Creates `<tag>` with `attrs` (name, value pairs) and `text` as its `textContent`, appends it
-/// to `parent` and returns it.
+/// Creates `<tag>` with `attrs` (name, value pairs; a pair with an empty name is skipped) and
+/// `text` as its `textContent`, appends it to `parent` and returns it.
 pub(crate) fn el(
     parent: &Node,
     tag: &str,
@@ -49,7 +49,7 @@ pub(crate) fn el(
     text: Option<&str>,
 ) -> Result<Element, JsValue> {
     let element = document_of(parent)?.create_element(tag)?;
-    for (name, value) in attrs {
+    for (name, value) in attrs.iter().filter(|(name, _)| !name.is_empty()) {
         element.set_attribute(name, value)?;
     }
     if text.is_some() {
@@ -57,6 +57,31 @@ pub(crate) fn el(
     }
     parent.append_child(&element)?;
     Ok(element)
+}
+
+/// One element of a fixed tree, for [`build`].
+pub(crate) struct Spec {
+    pub tag: &'static str,
+    /// Where it goes: 0 is the root given to [`build`], `n` the `n`th element of the list.
+    pub parent: usize,
+    /// Name, value pairs.
+    pub attrs: &'static [(&'static str, &'static str)],
+    pub text: Option<&'static str>,
+}
+
+/// Builds `specs` in order under `root` (each as [`el`] does) and returns the elements in the
+/// same order.
+pub(crate) fn build(root: &Node, specs: &[Spec]) -> Result<Vec<Element>, JsValue> {
+    let mut made: Vec<Element> = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let parent = match spec.parent {
+            0 => root,
+            n => &made[n - 1],
+        };
+        let element = el(parent, spec.tag, spec.attrs, spec.text)?;
+        made.push(element);
+    }
+    Ok(made)
 }
 
 /// Sets or removes the `hidden` attribute.

@@ -29,7 +29,7 @@ use js_sys::JSON;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Element, Node};
+use web_sys::Element;
 
 use super::convert::get;
 use super::dom::{el, set_hidden, shadow_host};
@@ -185,32 +185,28 @@ impl PanelState {
                 li: li.clone(),
             },
         );
-        let text = |parent: &Node, tag, attrs: &[(&str, &str)], value: &str| {
-            el(parent, tag, attrs, Some(value))
-        };
-        text(&li, "time", &[("part", "time")], &row.time)?;
-        text(&li, "span", &[("part", "action")], &row.action)?;
-        let control = row.control.as_str();
-        let control_attrs = [("part", "chip control"), ("data-control", control)];
-        text(&li, "span", &control_attrs, control)?;
-        text(
-            &li,
-            "span",
-            &[("part", "chip gate"), ("data-gate", gate)],
-            gate,
-        )?;
-        let via = row.via.as_str();
-        text(&li, "span", &[("part", "via"), ("data-via", via)], via)?;
-        text(&li, "span", &[("part", "outcome")], &row.outcome)?;
-        text(&li, "span", &[("part", "duration")], &row.duration)?;
+        let (control, via) = (row.control.as_str(), row.via.as_str());
+        // Tag, part, and a `data-` attribute with its value (none when the name is empty).
+        let cells = [
+            ("time", "time", "", "", &*row.time),
+            ("span", "action", "", "", &*row.action),
+            ("span", "chip control", "data-control", control, control),
+            ("span", "chip gate", "data-gate", gate, gate),
+            ("span", "via", "data-via", via, via),
+            ("span", "outcome", "", "", &*row.outcome),
+            ("span", "duration", "", "", &*row.duration),
+        ];
+        for (tag, part, name, value, text) in cells {
+            el(&li, tag, &[("part", part), (name, value)], Some(text))?;
+        }
         let details = el(&li, "details", &[("part", "args")], None)?;
-        text(&details, "summary", &[], "args")?;
+        el(&details, "summary", &[], Some("args"))?;
         let args =
             JSON::stringify_with_replacer_and_space(&get(js, "args"), &JsValue::NULL, &2.into())
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-        text(&details, "pre", &[], &args)?;
+        el(&details, "pre", &[], Some(&args))?;
 
         let pushed = self.model.push(row);
         set_hidden(&li, !pushed.visible);
@@ -271,6 +267,14 @@ fn copy_to_clipboard(text: &str) {
     }
 }
 
+/// What a panel button does.
+#[derive(Clone, Copy)]
+enum ButtonAction {
+    Copy,
+    /// Show one gate; `None` is "All".
+    Filter(Option<Gate>),
+}
+
 fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>), JsValue> {
     let (host, root) = shadow_host(parent, "coworkkit-watch", "watch", CSS)?;
     let section = el(
@@ -325,27 +329,21 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
         filters,
     }));
 
-    let mut listeners = Vec::with_capacity(RECORD_GATES.len() + 2);
-    let weak = Rc::downgrade(&state);
-    listeners.push(EventListener::new(&copy, "click", move |_| {
-        if let Some(state) = weak.upgrade() {
-            let lines = state.borrow().json_lines();
-            copy_to_clipboard(&lines);
-        }
-    }));
-    let buttons: Vec<(Option<Gate>, Element)> = state
-        .borrow()
-        .filters
-        .iter()
-        .map(|(g, b, _)| (*g, b.clone()))
-        .collect();
-    for (gate, button) in buttons {
+    // One closure type for every button, told which button it serves.
+    let listen = |button: &Element, action: ButtonAction| {
         let weak = Rc::downgrade(&state);
-        listeners.push(EventListener::new(&button, "click", move |_| {
+        EventListener::new(button, "click", move |_| {
             if let Some(state) = weak.upgrade() {
-                state.borrow_mut().set_filter(gate);
+                match action {
+                    ButtonAction::Copy => copy_to_clipboard(&state.borrow().json_lines()),
+                    ButtonAction::Filter(gate) => state.borrow_mut().set_filter(gate),
+                }
             }
-        }));
+        })
+    };
+    let mut listeners = vec![listen(&copy, ButtonAction::Copy)];
+    for (gate, button, _) in &state.borrow().filters {
+        listeners.push(listen(button, ButtonAction::Filter(*gate)));
     }
     parent.append_child(&host)?;
     Ok((host, state, listeners))
