@@ -42,14 +42,13 @@
 //! `{type:"object", properties:{value:{type:"string"}}, required:["value"]}`.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Weak;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Document, Element, Event, HtmlButtonElement};
+use web_sys::{Document, Element, Event, EventTarget, HtmlButtonElement};
 
 use super::convert::get;
-use super::dom::{el, shadow_host};
+use super::dom::{build, shadow_host, Spec};
 use super::events::EventKind;
 use super::instance::Instance;
 use super::js;
@@ -277,16 +276,80 @@ pub(crate) struct HandMode {
     visibility: RefCell<Option<EventListener>>,
 }
 
-/// Runs `f` on the instance in a microtask: DOM listeners use this so that whatever `f`
-/// triggers (app listeners of `handmode`, `dispose()`) may drop the listener that called it.
-fn later(weak: &Weak<Instance>, f: impl FnOnce(&Instance) + 'static) {
-    let weak = weak.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        if let Some(inst) = weak.upgrade() {
-            f(&inst);
-        }
-    });
+/// What a Hand-mode listener heard.
+#[derive(Clone, Copy)]
+enum Heard {
+    /// A click on the badge's Stop.
+    Stop,
+    /// A click on a switch.
+    Switch,
+    /// The page's `visibilitychange`.
+    Visibility,
 }
+
+/// Listens for `kind` on `target` with the one closure type every Hand-mode listener shares.
+/// The instance hears it in a microtask ([`HandMode::hear`]), so that whatever that triggers
+/// (app listeners of `handmode`, `dispose()`) may drop the listener that called it.
+fn listen(
+    inst: &Instance,
+    target: &EventTarget,
+    kind: &'static str,
+    heard: Heard,
+) -> EventListener {
+    let weak = inst.me.clone();
+    EventListener::new(target, kind, move |event: Event| {
+        let (weak, trusted) = (weak.clone(), event.is_trusted());
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Some(inst) = weak.upgrade() {
+                inst.hand.hear(&inst, heard, trusted);
+            }
+        });
+    })
+}
+
+/// The badge's elements below its shadow root (see [`Spec::parent`]).
+const BADGE: [Spec; 3] = [
+    Spec {
+        tag: "div",
+        parent: 0,
+        attrs: &[("part", "badge"), ("role", "status")],
+        text: None,
+    },
+    Spec {
+        tag: "span",
+        parent: 1,
+        attrs: &[("part", "label")],
+        text: Some("The agent may use this page"),
+    },
+    Spec {
+        tag: "button",
+        parent: 1,
+        attrs: &[("part", "stop"), ("type", "button")],
+        text: Some("Stop"),
+    },
+];
+
+/// A switch's elements below its shadow root; `aria-checked` is set as it is drawn.
+const SWITCH: [Spec; 3] = [
+    Spec {
+        tag: "button",
+        parent: 0,
+        attrs: &[("part", "switch"), ("type", "button"), ("role", "switch")],
+        text: None,
+    },
+    Spec {
+        tag: "span",
+        parent: 1,
+        attrs: &[("part", "track")],
+        text: None,
+    },
+    Spec {
+        tag: "span",
+        parent: 1,
+        attrs: &[("part", "label")],
+        text: Some("Let the agent use this page"),
+    },
+];
 
 /// `navigator.userActivation.isActive`; false (fail closed) where the browser lacks it.
 fn user_activation_active() -> bool {
@@ -320,19 +383,12 @@ impl HandMode {
         drop(old);
         if armed && self.visibility.borrow().is_none() {
             if let Some(document) = document() {
-                let weak = inst.me.clone();
-                let listener =
-                    EventListener::new(&document.clone(), "visibilitychange", move |_| {
-                        if document.hidden() {
-                            later(&weak, |inst| inst.hand.set(inst, false));
-                        }
-                    });
+                let listener = listen(inst, &document, "visibilitychange", Heard::Visibility);
                 *self.visibility.borrow_mut() = Some(listener);
             }
         }
-        let checked = if armed { "true" } else { "false" };
         for switch in self.switches.borrow().iter() {
-            let _ = switch.button.set_attribute("aria-checked", checked);
+            let _ = switch.button.set_attribute("aria-checked", checked(armed));
         }
         inst.events
             .emit(EventKind::HandMode, &JsValue::from_bool(armed));
@@ -353,38 +409,11 @@ impl HandMode {
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the switch in"))?;
         let (host, root) = shadow_host(&parent, "coworkkit-switch", "switch", CSS)?;
         let host = Host(host);
-        let checked = if inst.engine.borrow().hand_mode() {
-            "true"
-        } else {
-            "false"
-        };
-        let attrs = [
-            ("part", "switch"),
-            ("type", "button"),
-            ("role", "switch"),
-            ("aria-checked", checked),
-        ];
-        let button: HtmlButtonElement = el(&root, "button", &attrs, None)?.unchecked_into();
-        el(&button, "span", &[("part", "track")], None)?;
-        el(
-            &button,
-            "span",
-            &[("part", "label")],
-            Some("Let the agent use this page"),
-        )?;
+        let button: HtmlButtonElement = build(&root, &SWITCH)?.swap_remove(0).unchecked_into();
+        let _ = button.set_attribute("aria-checked", checked(inst.engine.borrow().hand_mode()));
         parent.append_child(&host.0)?;
-        let weak = inst.me.clone();
         // Arming needs a real person: a trusted click, whose activation `arm` checks.
-        let click = EventListener::new(&button, "click", move |event: Event| {
-            let trusted = event.is_trusted();
-            later(&weak, move |inst| {
-                if inst.engine.borrow().hand_mode() {
-                    inst.hand.set(inst, false);
-                } else if trusted {
-                    let _ = inst.hand.arm(inst);
-                }
-            });
-        });
+        let click = listen(inst, &button, "click", Heard::Switch);
         let id = self.next_switch.get();
         self.next_switch.set(id.wrapping_add(1));
         self.switches.borrow_mut().push(Switch {
@@ -447,6 +476,26 @@ impl HandMode {
         perform(target, args)
     }
 
+    /// What a listener of [`listen`] heard, in the microtask after it.
+    fn hear(&self, inst: &Instance, heard: Heard, trusted: bool) {
+        match heard {
+            // Stopping is always safe, so any click counts.
+            Heard::Stop => self.set(inst, false),
+            Heard::Switch => {
+                if inst.engine.borrow().hand_mode() {
+                    self.set(inst, false);
+                } else if trusted {
+                    let _ = self.arm(inst);
+                }
+            }
+            Heard::Visibility => {
+                if document().is_some_and(|d| d.hidden()) {
+                    self.set(inst, false);
+                }
+            }
+        }
+    }
+
     /// Removes the badge and the switches and disarms (from `dispose()`).
     pub(crate) fn dispose(&self, inst: &Instance) {
         let was_armed = inst.engine.borrow().hand_mode();
@@ -461,37 +510,29 @@ impl HandMode {
     }
 }
 
+/// `aria-checked` of a switch.
+fn checked(armed: bool) -> &'static str {
+    if armed {
+        "true"
+    } else {
+        "false"
+    }
+}
+
 /// The badge, drawn into the SDK's parent; `None` (logged) when it cannot be.
 fn badge(inst: &Instance) -> Option<Badge> {
     let parent = inst.sdk_parent(None)?;
-    let build = || -> Result<Badge, JsValue> {
+    let draw = || -> Result<Badge, JsValue> {
         let (host, root) = shadow_host(&parent, "coworkkit-hand", "hand", CSS)?;
         let host = Host(host);
-        let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], None)?;
-        el(
-            &badge,
-            "span",
-            &[("part", "label")],
-            Some("The agent may use this page"),
-        )?;
-        let stop = el(
-            &badge,
-            "button",
-            &[("part", "stop"), ("type", "button")],
-            Some("Stop"),
-        )?;
+        let stop = build(&root, &BADGE)?.swap_remove(2);
         parent.append_child(&host.0)?;
-        // Stopping is always safe, so any click counts.
-        let weak = inst.me.clone();
-        let stop = EventListener::new(&stop, "click", move |_| {
-            later(&weak, |inst| inst.hand.set(inst, false));
-        });
         Ok(Badge {
             _host: host,
-            _stop: stop,
+            _stop: listen(inst, &stop, "click", Heard::Stop),
         })
     };
-    build()
+    draw()
         .map_err(|e| web_sys::console::error_2(&"coworkkit: could not draw the badge".into(), &e))
         .ok()
 }
