@@ -70,7 +70,19 @@ const CSS: &str = concat!(
     "overflow:auto}",
 );
 
-/// What each row keeps beside its text: the record as delivered, and its `<li>`.
+/// A row's cells after the `<li>`, in [`WatchRow::cells`] order: tag, part, and the `data-`
+/// attribute that repeats the cell's text (none when empty).
+const CELLS: [(&str, &str, &str); 7] = [
+    ("time", "time", ""),
+    ("span", "action", ""),
+    ("span", "chip control", "data-control"),
+    ("span", "chip gate", "data-gate"),
+    ("span", "via", "data-via"),
+    ("span", "outcome", ""),
+    ("span", "duration", ""),
+];
+
+/// What the model keeps of each row: the record as delivered, and its `<li>`.
 struct RowPayload {
     record: JsValue,
     li: Element,
@@ -177,27 +189,9 @@ impl PanelState {
             None,
         )?;
         let tz = js_sys::Date::new(&record.settled_at.into()).get_timezone_offset();
-        let row = WatchRow::from_record(
-            record,
-            tz,
-            RowPayload {
-                record: js.clone(),
-                li: li.clone(),
-            },
-        );
-        let (control, via) = (row.control.as_str(), row.via.as_str());
-        // Tag, part, and a `data-` attribute with its value (none when the name is empty).
-        let cells = [
-            ("time", "time", "", "", &*row.time),
-            ("span", "action", "", "", &*row.action),
-            ("span", "chip control", "data-control", control, control),
-            ("span", "chip gate", "data-gate", gate, gate),
-            ("span", "via", "data-via", via, via),
-            ("span", "outcome", "", "", &*row.outcome),
-            ("span", "duration", "", "", &*row.duration),
-        ];
-        for (tag, part, name, value, text) in cells {
-            el(&li, tag, &[("part", part), (name, value)], Some(text))?;
+        let row = WatchRow::from_record(record, tz);
+        for ((tag, part, data), text) in CELLS.iter().zip(row.cells()) {
+            el(&li, tag, &[("part", part), (data, text)], Some(text))?;
         }
         let details = el(&li, "details", &[("part", "args")], None)?;
         el(&details, "summary", &[], Some("args"))?;
@@ -208,11 +202,15 @@ impl PanelState {
                 .unwrap_or_default();
         el(&details, "pre", &[], Some(&args))?;
 
-        let pushed = self.model.push(row);
+        let payload = RowPayload {
+            record: js.clone(),
+            li: li.clone(),
+        };
+        let pushed = self.model.push(record.gate, payload);
         set_hidden(&li, !pushed.visible);
         self.rows.insert_before(&li, first.as_ref())?;
         if let Some(old) = pushed.evicted {
-            old.payload.li.remove();
+            old.li.remove();
         }
         self.show_counts();
         Ok(())
@@ -221,7 +219,7 @@ impl PanelState {
     fn show_counts(&self) {
         for (gate, _, count) in &self.filters {
             let n = gate.map_or(self.model.total(), |g| self.model.count(g));
-            count.set_text_content(Some(&n.to_string()));
+            count.set_text_content(Some(&js::number_text(n as f64)));
         }
     }
 
@@ -230,8 +228,8 @@ impl PanelState {
         for (g, button, _) in &self.filters {
             let _ = button.set_attribute("aria-pressed", if *g == gate { "true" } else { "false" });
         }
-        for row in self.model.rows() {
-            set_hidden(&row.payload.li, !self.model.matches(row.gate));
+        for (gate, row) in self.model.rows() {
+            set_hidden(&row.li, !self.model.matches(*gate));
         }
     }
 
