@@ -21,6 +21,9 @@ fn titles_read_like_words() {
     assert_eq!(title_from_name("A"), "A");
     assert_eq!(title_from_name(""), "");
     assert_eq!(title_from_name("--"), "");
+    // Other characters pass through unchanged and never split a word.
+    assert_eq!(title_from_name("éditerProjet"), "éditer projet");
+    assert_eq!(title_from_name("ÉTAT_Δx"), "ÉTAT Δx");
 }
 
 #[test]

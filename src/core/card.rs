@@ -84,52 +84,55 @@ impl CardModel {
 /// `"deleteProject"` → `"Delete project"`, `"purge_cache-v2"` → `"Purge cache v2"`,
 /// `"exportCSVFile"` → `"Export CSV file"`.
 pub fn title_from_name(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut words: Vec<&[char]> = Vec::new();
+    // Byte by byte: a word ends only at an ASCII byte or at the end, never inside a multi-byte
+    // character, so every slice below is whole characters.
+    let bytes = name.as_bytes();
+    let mut out = String::with_capacity(name.len());
     let mut start = 0;
-    for (i, &c) in chars.iter().enumerate() {
-        if matches!(c, '_' | '-' | '.') || c.is_ascii_whitespace() {
-            if start < i {
-                words.push(&chars[start..i]);
-            }
-            start = i + 1;
+    for i in 0..=bytes.len() {
+        let separator = bytes
+            .get(i)
+            .is_some_and(|&c| matches!(c, b'_' | b'-' | b'.') || c.is_ascii_whitespace());
+        // "deleteProject", "v2Cache", and the end of an acronym: "CSVFile" → "CSV" "File".
+        let capital_starts_word = start < i
+            && bytes.get(i).is_some_and(u8::is_ascii_uppercase)
+            && match bytes[i - 1] {
+                prev if prev.is_ascii_lowercase() || prev.is_ascii_digit() => true,
+                prev => {
+                    prev.is_ascii_uppercase()
+                        && bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase)
+                }
+            };
+        if !(separator || capital_starts_word || i == bytes.len()) {
             continue;
         }
-        if c.is_ascii_uppercase() && start < i {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
-            // "deleteProject", "v2Cache", and the end of an acronym: "CSVFile" → "CSV" "File".
-            if prev.is_ascii_lowercase()
-                || prev.is_ascii_digit()
-                || (prev.is_ascii_uppercase() && next_lower)
-            {
-                words.push(&chars[start..i]);
-                start = i;
-            }
+        if let Some(word) = name.get(start..i).filter(|w| !w.is_empty()) {
+            push_title_word(&mut out, word);
         }
-    }
-    if start < chars.len() {
-        words.push(&chars[start..]);
-    }
-
-    let mut out = String::with_capacity(name.len());
-    for (n, word) in words.iter().enumerate() {
-        if n > 0 {
-            out.push(' ');
-        }
-        let acronym = word.iter().filter(|c| c.is_ascii_uppercase()).count() > 1
-            && !word.iter().any(char::is_ascii_lowercase);
-        for (k, &c) in word.iter().enumerate() {
-            if acronym {
-                out.push(c);
-            } else if n == 0 && k == 0 {
-                out.push(c.to_ascii_uppercase());
-            } else {
-                out.push(c.to_ascii_lowercase());
-            }
-        }
+        start = if separator { i + 1 } else { i };
     }
     out
+}
+
+/// Appends one word of [`title_from_name`]: an acronym (more than one capital, no lower case)
+/// as it is, any other word in lower case, the title's first letter capitalised.
+fn push_title_word(out: &mut String, word: &str) {
+    let acronym = word.bytes().filter(u8::is_ascii_uppercase).count() > 1
+        && !word.bytes().any(|c| c.is_ascii_lowercase());
+    let at = out.len();
+    if at > 0 {
+        out.push(' ');
+    }
+    out.push_str(word);
+    if acronym {
+        return;
+    }
+    if let Some(added) = out.get_mut(at..) {
+        added.make_ascii_lowercase();
+    }
+    if let Some(first) = out.get_mut(..1).filter(|_| at == 0) {
+        first.make_ascii_uppercase();
+    }
 }
 
 /// The text the card shows as its body.
