@@ -12,10 +12,9 @@ use web_sys::Element;
 use super::convert::{get, set};
 use super::effects::proposal_js;
 use super::events::{call_listener, EventKind};
-use super::instance::Instance;
+use super::instance::{Instance, PANEL_JSON_LINES, RELEASE_PANEL, RELEASE_SWITCH};
 use super::interop;
 use super::time::now;
-use super::watch;
 use crate::core::engine::CancelReason;
 use crate::core::error::Error;
 use crate::core::interop::control_from_mcp_hints;
@@ -202,13 +201,8 @@ impl Coworkkit {
     #[wasm_bindgen(js_name = mountHandModeSwitch, unchecked_return_type = "MountHandle")]
     pub fn mount_hand_mode_switch(&self, element: Option<Element>) -> Result<JsValue, JsValue> {
         let id = self.inner.hand.mount_switch(&self.inner, element)?;
-        let weak = Rc::downgrade(&self.inner);
-        let dispose = Closure::<dyn FnMut()>::new(move || {
-            if let Some(inner) = weak.upgrade() {
-                inner.hand.unmount_switch(id);
-            }
-        });
-        Ok(handle(&[("dispose", dispose.into_js_value())]))
+        let dispose = self.inner.bound_release(RELEASE_SWITCH, id.into());
+        Ok(handle(&[("dispose", dispose)]))
     }
 
     /// Draws a Watch panel into `element` (default: the `container` option, else
@@ -223,17 +217,13 @@ impl Coworkkit {
         let parent = inner
             .sdk_parent(element)
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the panel in"))?;
-        let (id, panel) = inner.watch.mount(&parent)?;
-        let weak = Rc::downgrade(inner);
-        let dispose = Closure::<dyn FnMut()>::new(move || {
-            if let Some(inner) = weak.upgrade() {
-                inner.watch.unmount(id);
-            }
-        });
-        let json_lines = Closure::<dyn FnMut() -> String>::new(move || watch::json_lines(&panel));
+        let id = inner.watch.mount(&parent)?;
         Ok(handle(&[
-            ("dispose", dispose.into_js_value()),
-            ("jsonLines", json_lines.into_js_value()),
+            ("dispose", inner.bound_release(RELEASE_PANEL, id.into())),
+            (
+                "jsonLines",
+                inner.bound_release(PANEL_JSON_LINES, id.into()),
+            ),
         ]))
     }
 

@@ -58,6 +58,11 @@ impl Entropy for WebCrypto {
 /// What a released handle was: the argument of the instance's one `release` function.
 const RELEASE_ACTION: u32 = 0;
 const RELEASE_SUBSCRIBER: u32 = 1;
+pub(crate) const RELEASE_SWITCH: u32 = 2;
+pub(crate) const RELEASE_PANEL: u32 = 3;
+/// Not a release: a Watch panel's JSON Lines (its handle's `jsonLines()`), through the same
+/// function.
+pub(crate) const PANEL_JSON_LINES: u32 = 4;
 
 /// The state of one instance, shared (weakly) with every closure the browser holds.
 pub(crate) struct Instance {
@@ -82,9 +87,10 @@ pub(crate) struct Instance {
     /// `const ck` that no later code reads), and the finalizer of the `Coworkkit` wrapper would
     /// then drop the instance, its card and its timers with it.
     held: RefCell<Option<Rc<Instance>>>,
-    /// One JS function per instance, `(kind, id) => void`, that action disposers and unsubscribe
-    /// functions are bound to (`Function.prototype.bind`): a Rust closure per registration
-    /// would stay alive until JavaScript happened to collect the handle.
+    /// One JS function per instance, `(kind, id) => value`, that action disposers, unsubscribe
+    /// functions and the methods of the switch's and the Watch panel's handles are bound to
+    /// (`Function.prototype.bind`): a Rust closure per registration would stay alive until
+    /// JavaScript happened to collect the handle.
     release: Function,
 }
 
@@ -106,9 +112,12 @@ impl Instance {
         let abort = AbortController::new()?;
         let instance = Rc::new_cyclic(|me: &Weak<Instance>| {
             let weak = me.clone();
-            let release = Closure::<dyn Fn(u32, f64)>::new(move |kind, id| {
-                if let Some(inst) = weak.upgrade() {
-                    inst.release(kind, id);
+            let release = Closure::<dyn Fn(u32, f64) -> JsValue>::new(move |kind, id| {
+                match weak.upgrade() {
+                    Some(inst) => inst.release(kind, id),
+                    // Once the instance is gone, so are its panels and their rows.
+                    None if kind == PANEL_JSON_LINES => JsValue::from_str(""),
+                    None => JsValue::UNDEFINED,
                 }
             });
             Instance {
@@ -166,21 +175,28 @@ impl Instance {
         self.bound_release(RELEASE_SUBSCRIBER, f64::from(id))
     }
 
-    fn bound_release(&self, kind: u32, id: f64) -> JsValue {
+    pub(crate) fn bound_release(&self, kind: u32, id: f64) -> JsValue {
         self.release
             .bind2(&JsValue::NULL, &kind.into(), &id.into())
             .into()
     }
 
-    /// What `release` does: unregister an action or drop a listener. Idempotent.
-    fn release(&self, kind: u32, id: f64) {
-        if kind == RELEASE_SUBSCRIBER {
-            self.events.unsubscribe(id as u32);
-            return;
+    /// What `release` does: unregister an action, drop a listener, remove a switch or a panel
+    /// (each idempotent), or read a panel's JSON Lines.
+    fn release(&self, kind: u32, id: f64) -> JsValue {
+        match kind {
+            RELEASE_SUBSCRIBER => self.events.unsubscribe(id as u32),
+            RELEASE_SWITCH => self.hand.unmount_switch(id as u32),
+            RELEASE_PANEL => self.watch.unmount(id as u32),
+            PANEL_JSON_LINES => return self.watch.json_lines(id as u32).into(),
+            RELEASE_ACTION => {
+                if let Some(action) = self.registry.find_raw(id) {
+                    self.undefine(action);
+                }
+            }
+            _ => {}
         }
-        if let Some(action) = self.registry.find_raw(id) {
-            self.undefine(action);
-        }
+        JsValue::UNDEFINED
     }
 
     fn undefine(&self, id: ActionId) {

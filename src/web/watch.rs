@@ -23,7 +23,7 @@
 //! call came through, with `data-via`), `outcome`, `duration`, `args`.
 
 use std::cell::{Cell, RefCell};
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 
 use js_sys::JSON;
 use wasm_bindgen::prelude::*;
@@ -98,9 +98,6 @@ pub(crate) struct PanelState {
 
 type Shared = Rc<RefCell<PanelState>>;
 
-/// A panel's state, for its handle's `jsonLines()`; gone once the panel is.
-pub(crate) type PanelRef = Weak<RefCell<PanelState>>;
-
 /// One mounted panel: its host (removed on drop), its state and its listeners.
 struct Panel {
     id: u32,
@@ -123,11 +120,10 @@ pub(crate) struct WatchPanels {
 }
 
 impl WatchPanels {
-    /// Draws a panel into `parent`; returns its id (for [`unmount`](Self::unmount)) and its
-    /// state (for `jsonLines()`).
-    pub(crate) fn mount(&self, parent: &Element) -> Result<(u32, PanelRef), JsValue> {
+    /// Draws a panel into `parent`; returns its id (for [`unmount`](Self::unmount) and
+    /// [`json_lines`](Self::json_lines)).
+    pub(crate) fn mount(&self, parent: &Element) -> Result<u32, JsValue> {
         let (host, state, listeners) = build_panel(parent)?;
-        let state_ref = Rc::downgrade(&state);
         let id = self.next.get();
         self.next.set(id.wrapping_add(1));
         self.list.borrow_mut().push(Panel {
@@ -136,7 +132,7 @@ impl WatchPanels {
             state,
             _listeners: listeners,
         });
-        Ok((id, state_ref))
+        Ok(id)
     }
 
     /// Removes a panel; a second call does nothing.
@@ -162,19 +158,20 @@ impl WatchPanels {
         }
     }
 
+    /// What a panel's handle's `jsonLines()` reads: its JSON Lines, or nothing once it is gone.
+    pub(crate) fn json_lines(&self, id: u32) -> String {
+        let list = self.list.borrow();
+        let panel = list.iter().find(|p| p.id == id);
+        panel
+            .map(|p| p.state.borrow().json_lines())
+            .unwrap_or_default()
+    }
+
     /// Removes every panel (from `dispose()`).
     pub(crate) fn clear(&self) {
         let panels = self.list.take();
         drop(panels);
     }
-}
-
-/// What a panel's handle reads: its JSON Lines, or nothing once it is gone.
-pub(crate) fn json_lines(panel: &PanelRef) -> String {
-    panel
-        .upgrade()
-        .map(|state| state.borrow().json_lines())
-        .unwrap_or_default()
 }
 
 impl PanelState {
