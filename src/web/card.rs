@@ -479,10 +479,9 @@ impl CardLayer {
         if self.parts.dialog.open() {
             self.parts.dialog.close();
         }
+        // An element that has left the document is not focusable: `focus()` does nothing.
         if let Some(element) = self.return_focus.take() {
-            if element.is_connected() {
-                let _ = element.focus();
-            }
+            let _ = element.focus();
         }
     }
 
