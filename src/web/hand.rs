@@ -48,7 +48,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, Event, EventTarget, HtmlButtonElement};
 
 use super::convert::get;
-use super::dom::{build, shadow_host, Spec};
+use super::dom::{el, shadow_host};
 use super::events::EventKind;
 use super::instance::Instance;
 use super::js;
@@ -307,50 +307,6 @@ fn listen(
     })
 }
 
-/// The badge's elements below its shadow root (see [`Spec::parent`]).
-const BADGE: [Spec; 3] = [
-    Spec {
-        tag: "div",
-        parent: 0,
-        attrs: &[("part", "badge"), ("role", "status")],
-        text: None,
-    },
-    Spec {
-        tag: "span",
-        parent: 1,
-        attrs: &[("part", "label")],
-        text: Some("The agent may use this page"),
-    },
-    Spec {
-        tag: "button",
-        parent: 1,
-        attrs: &[("part", "stop"), ("type", "button")],
-        text: Some("Stop"),
-    },
-];
-
-/// A switch's elements below its shadow root; `aria-checked` is set as it is drawn.
-const SWITCH: [Spec; 3] = [
-    Spec {
-        tag: "button",
-        parent: 0,
-        attrs: &[("part", "switch"), ("type", "button"), ("role", "switch")],
-        text: None,
-    },
-    Spec {
-        tag: "span",
-        parent: 1,
-        attrs: &[("part", "track")],
-        text: None,
-    },
-    Spec {
-        tag: "span",
-        parent: 1,
-        attrs: &[("part", "label")],
-        text: Some("Let the agent use this page"),
-    },
-];
-
 /// `navigator.userActivation.isActive`; false (fail closed) where the browser lacks it.
 fn user_activation_active() -> bool {
     js::window()
@@ -409,8 +365,20 @@ impl HandMode {
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the switch in"))?;
         let (host, root) = shadow_host(&parent, "coworkkit-switch", "switch", CSS)?;
         let host = Host(host);
-        let button: HtmlButtonElement = build(&root, &SWITCH)?.swap_remove(0).unchecked_into();
-        let _ = button.set_attribute("aria-checked", checked(inst.engine.borrow().hand_mode()));
+        let attrs = [
+            ("part", "switch"),
+            ("type", "button"),
+            ("role", "switch"),
+            ("aria-checked", checked(inst.engine.borrow().hand_mode())),
+        ];
+        let button: HtmlButtonElement = el(&root, "button", &attrs, None)?.unchecked_into();
+        el(&button, "span", &[("part", "track")], None)?;
+        el(
+            &button,
+            "span",
+            &[("part", "label")],
+            Some("Let the agent use this page"),
+        )?;
         parent.append_child(&host.0)?;
         // Arming needs a real person: a trusted click, whose activation `arm` checks.
         let click = listen(inst, &button, "click", Heard::Switch);
@@ -525,7 +493,19 @@ fn badge(inst: &Instance) -> Option<Badge> {
     let draw = || -> Result<Badge, JsValue> {
         let (host, root) = shadow_host(&parent, "coworkkit-hand", "hand", CSS)?;
         let host = Host(host);
-        let stop = build(&root, &BADGE)?.swap_remove(2);
+        let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], None)?;
+        el(
+            &badge,
+            "span",
+            &[("part", "label")],
+            Some("The agent may use this page"),
+        )?;
+        let stop = el(
+            &badge,
+            "button",
+            &[("part", "stop"), ("type", "button")],
+            Some("Stop"),
+        )?;
         parent.append_child(&host.0)?;
         Ok(Badge {
             _host: host,
