@@ -342,7 +342,7 @@ impl CardLayer {
 
         let (host, root) = shadow_host(container, "coworkkit-card", "card", CSS)?;
         let Ok([dialog, position, title, summary, notice, _, countdown, cancel, confirm]) =
-            <[Element; 9]>::try_from(build(&root, &TREE)?)
+            <[Element; 9]>::try_from(build(&root, &TREE))
         else {
             unreachable!("one element per spec");
         };

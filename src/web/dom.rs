@@ -42,21 +42,23 @@ pub(crate) fn shadow_host(
 
 /// Creates `<tag>` with `attrs` (name, value pairs; a pair with an empty name is skipped) and
 /// `text` as its `textContent`, appends it to `parent` and returns it.
-pub(crate) fn el(
-    parent: &Node,
-    tag: &str,
-    attrs: &[(&str, &str)],
-    text: Option<&str>,
-) -> Result<Element, JsValue> {
-    let element = document_of(parent)?.create_element(tag)?;
+///
+/// For the SDK's own elements inside its shadow roots: standard HTML tags and valid attribute
+/// names, a fresh element appended to the SDK's own tree. None of these DOM calls can throw
+/// then, so no error is carried back to every caller (should one ever throw, it is thrown on to
+/// JavaScript).
+pub(crate) fn el(parent: &Node, tag: &str, attrs: &[(&str, &str)], text: Option<&str>) -> Element {
+    let element = document_of(parent)
+        .and_then(|document| document.create_element(tag))
+        .unwrap_throw();
     for (name, value) in attrs.iter().filter(|(name, _)| !name.is_empty()) {
-        element.set_attribute(name, value)?;
+        let _ = element.set_attribute(name, value);
     }
     if text.is_some() {
         element.set_text_content(text);
     }
-    parent.append_child(&element)?;
-    Ok(element)
+    let _ = parent.append_child(&element);
+    element
 }
 
 /// One element of a fixed tree, for [`build`].
@@ -71,17 +73,16 @@ pub(crate) struct Spec {
 
 /// Builds `specs` in order under `root` (each as [`el`] does) and returns the elements in the
 /// same order.
-pub(crate) fn build(root: &Node, specs: &[Spec]) -> Result<Vec<Element>, JsValue> {
+pub(crate) fn build(root: &Node, specs: &[Spec]) -> Vec<Element> {
     let mut made: Vec<Element> = Vec::with_capacity(specs.len());
     for spec in specs {
         let parent = match spec.parent {
             0 => root,
             n => &made[n - 1],
         };
-        let element = el(parent, spec.tag, spec.attrs, spec.text)?;
-        made.push(element);
+        made.push(el(parent, spec.tag, spec.attrs, spec.text));
     }
-    Ok(made)
+    made
 }
 
 /// Sets or removes the `hidden` attribute.

@@ -371,14 +371,14 @@ impl HandMode {
             ("role", "switch"),
             ("aria-checked", checked(inst.engine.borrow().hand_mode())),
         ];
-        let button: HtmlButtonElement = el(&root, "button", &attrs, None)?.unchecked_into();
-        el(&button, "span", &[("part", "track")], None)?;
+        let button: HtmlButtonElement = el(&root, "button", &attrs, None).unchecked_into();
+        el(&button, "span", &[("part", "track")], None);
         el(
             &button,
             "span",
             &[("part", "label")],
             Some("Let the agent use this page"),
-        )?;
+        );
         parent.append_child(&host.0)?;
         // Arming needs a real person: a trusted click, whose activation `arm` checks.
         let click = listen(inst, &button, "click", Heard::Switch);
@@ -493,19 +493,19 @@ fn badge(inst: &Instance) -> Option<Badge> {
     let draw = || -> Result<Badge, JsValue> {
         let (host, root) = shadow_host(&parent, "coworkkit-hand", "hand", CSS)?;
         let host = Host(host);
-        let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], None)?;
+        let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], None);
         el(
             &badge,
             "span",
             &[("part", "label")],
             Some("The agent may use this page"),
-        )?;
+        );
         let stop = el(
             &badge,
             "button",
             &[("part", "stop"), ("type", "button")],
             Some("Stop"),
-        )?;
+        );
         parent.append_child(&host.0)?;
         Ok(Badge {
             _host: host,

@@ -149,12 +149,7 @@ impl WatchPanels {
     /// Shows `record` (`js` is the object `onActionRecord` receives) on every panel.
     pub(crate) fn feed<R>(&self, record: &ActionRecord<R>, js: &JsValue) {
         for panel in self.list.borrow().iter() {
-            if let Err(e) = panel.state.borrow_mut().push(record, js) {
-                web_sys::console::error_2(
-                    &"coworkkit: the Watch panel could not draw a row".into(),
-                    &e,
-                );
-            }
+            panel.state.borrow_mut().push(record, js);
         }
     }
 
@@ -175,7 +170,7 @@ impl WatchPanels {
 }
 
 impl PanelState {
-    fn push<R>(&mut self, record: &ActionRecord<R>, js: &JsValue) -> Result<(), JsValue> {
+    fn push<R>(&mut self, record: &ActionRecord<R>, js: &JsValue) {
         let gate = record.gate.as_str();
         // Made at the end of the list, then moved to the top: newest first.
         let first = self.rows.first_child();
@@ -184,20 +179,20 @@ impl PanelState {
             "li",
             &[("part", "row"), ("data-gate", gate)],
             None,
-        )?;
+        );
         let tz = js_sys::Date::new(&record.settled_at.into()).get_timezone_offset();
         let row = WatchRow::from_record(record, tz);
         for ((tag, part, data), text) in CELLS.iter().zip(row.cells()) {
-            el(&li, tag, &[("part", part), (data, text)], Some(text))?;
+            el(&li, tag, &[("part", part), (data, text)], Some(text));
         }
-        let details = el(&li, "details", &[("part", "args")], None)?;
-        el(&details, "summary", &[], Some("args"))?;
+        let details = el(&li, "details", &[("part", "args")], None);
+        el(&details, "summary", &[], Some("args"));
         let args =
             JSON::stringify_with_replacer_and_space(&get(js, "args"), &JsValue::NULL, &2.into())
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-        el(&details, "pre", &[], Some(&args))?;
+        el(&details, "pre", &[], Some(&args));
 
         let payload = RowPayload {
             record: js.clone(),
@@ -205,12 +200,11 @@ impl PanelState {
         };
         let pushed = self.model.push(record.gate, payload);
         set_hidden(&li, !pushed.visible);
-        self.rows.insert_before(&li, first.as_ref())?;
+        let _ = self.rows.insert_before(&li, first.as_ref());
         if let Some(old) = pushed.evicted {
             old.li.remove();
         }
         self.show_counts();
-        Ok(())
     }
 
     fn show_counts(&self) {
@@ -277,20 +271,20 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
         "section",
         &[("part", "panel"), ("aria-label", "Agent activity")],
         None,
-    )?;
-    let header = el(&section, "header", &[], None)?;
+    );
+    let header = el(&section, "header", &[], None);
     el(
         &header,
         "h2",
         &[("part", "heading")],
         Some("Agent activity"),
-    )?;
+    );
     let copy = el(
         &header,
         "button",
         &[("part", "copy"), ("type", "button")],
         Some("Copy JSON Lines"),
-    )?;
+    );
     let bar = el(
         &section,
         "div",
@@ -300,7 +294,7 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
             ("aria-label", "Filter by gate"),
         ],
         None,
-    )?;
+    );
     let mut filters = Vec::with_capacity(RECORD_GATES.len() + 1);
     for gate in std::iter::once(None).chain(RECORD_GATES.iter().copied().map(Some)) {
         let name = gate.map_or("all", Gate::as_str);
@@ -311,13 +305,13 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
             ("data-gate", name),
             ("aria-pressed", pressed),
         ];
-        let button = el(&bar, "button", &attrs, None)?;
-        el(&button, "span", &[], Some(name))?;
-        button.append_with_str_1(" ")?;
-        let count = el(&button, "span", &[("part", "count")], Some("0"))?;
+        let button = el(&bar, "button", &attrs, None);
+        el(&button, "span", &[], Some(name));
+        let _ = button.append_with_str_1(" ");
+        let count = el(&button, "span", &[("part", "count")], Some("0"));
         filters.push((gate, button, count));
     }
-    let rows = el(&section, "ol", &[("part", "rows")], None)?;
+    let rows = el(&section, "ol", &[("part", "rows")], None);
     let state: Shared = Rc::new(RefCell::new(PanelState {
         model: WatchModel::new(WATCH_ROWS_MAX),
         rows,
