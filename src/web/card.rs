@@ -52,7 +52,7 @@ use web_sys::{
     KeyboardEvent, Performance, ShadowRoot,
 };
 
-use super::dom::{build, set_hidden, shadow_host, Spec};
+use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
 use super::time::{now, timeout};
@@ -130,71 +130,6 @@ struct Parts {
     performance: Performance,
     card: RefCell<CurrentCard>,
 }
-
-/// The card's elements below the shadow root, in document order (see [`Spec::parent`]).
-const TREE: [Spec; 9] = [
-    Spec {
-        tag: "dialog",
-        parent: 0,
-        attrs: &[
-            ("part", "card"),
-            ("role", "alertdialog"),
-            ("aria-modal", "true"),
-            ("aria-labelledby", "ck-title"),
-            ("aria-describedby", "ck-summary"),
-        ],
-        text: None,
-    },
-    Spec {
-        tag: "p",
-        parent: 1,
-        attrs: &[("part", "position"), ("hidden", "")],
-        text: None,
-    },
-    Spec {
-        tag: "h2",
-        parent: 1,
-        attrs: &[("part", "title"), ("id", "ck-title")],
-        text: None,
-    },
-    Spec {
-        tag: "p",
-        parent: 1,
-        attrs: &[("part", "summary"), ("id", "ck-summary")],
-        text: None,
-    },
-    Spec {
-        tag: "p",
-        parent: 1,
-        attrs: &[("part", "notice"), ("id", "ck-notice"), ("hidden", "")],
-        text: None,
-    },
-    Spec {
-        tag: "div",
-        parent: 1,
-        attrs: &[("part", "actions")],
-        text: None,
-    },
-    // Announcing every second would drown the card out for screen-reader users.
-    Spec {
-        tag: "span",
-        parent: 6,
-        attrs: &[("part", "countdown"), ("aria-live", "off")],
-        text: None,
-    },
-    Spec {
-        tag: "button",
-        parent: 6,
-        attrs: &[("part", "cancel"), ("type", "button")],
-        text: None,
-    },
-    Spec {
-        tag: "button",
-        parent: 6,
-        attrs: &[("part", "confirm"), ("type", "button")],
-        text: None,
-    },
-];
 
 /// What a listener of the card heard.
 #[derive(Clone, Copy)]
@@ -341,11 +276,54 @@ impl CardLayer {
             .ok_or_else(|| JsValue::from_str("coworkkit: no performance clock"))?;
 
         let (host, root) = shadow_host(container, "coworkkit-card", "card", CSS)?;
-        let Ok([dialog, position, title, summary, notice, _, countdown, cancel, confirm]) =
-            <[Element; 9]>::try_from(build(&root, &TREE))
-        else {
-            unreachable!("one element per spec");
+        let dialog = el(
+            &root,
+            "dialog",
+            &[
+                ("part", "card"),
+                ("role", "alertdialog"),
+                ("aria-modal", "true"),
+                ("aria-labelledby", "ck-title"),
+                ("aria-describedby", "ck-summary"),
+            ],
+            None,
+        );
+        let position = el(&dialog, "p", &[("part", "position"), ("hidden", "")], None);
+        let title = el(
+            &dialog,
+            "h2",
+            &[("part", "title"), ("id", "ck-title")],
+            None,
+        );
+        let summary = el(
+            &dialog,
+            "p",
+            &[("part", "summary"), ("id", "ck-summary")],
+            None,
+        );
+        let notice = el(
+            &dialog,
+            "p",
+            &[("part", "notice"), ("id", "ck-notice"), ("hidden", "")],
+            None,
+        );
+        let actions = el(&dialog, "div", &[("part", "actions")], None);
+        // Announcing every second would drown the card out for screen-reader users.
+        let countdown = el(
+            &actions,
+            "span",
+            &[("part", "countdown"), ("aria-live", "off")],
+            None,
+        );
+        let button = |part| {
+            el(
+                &actions,
+                "button",
+                &[("part", part), ("type", "button")],
+                None,
+            )
         };
+        let (cancel, confirm) = (button("cancel"), button("confirm"));
         let parts = Rc::new(Parts {
             root,
             dialog: dialog.unchecked_into(),

@@ -61,30 +61,6 @@ pub(crate) fn el(parent: &Node, tag: &str, attrs: &[(&str, &str)], text: Option<
     element
 }
 
-/// One element of a fixed tree, for [`build`].
-pub(crate) struct Spec {
-    pub tag: &'static str,
-    /// Where it goes: 0 is the root given to [`build`], `n` the `n`th element of the list.
-    pub parent: usize,
-    /// Name, value pairs.
-    pub attrs: &'static [(&'static str, &'static str)],
-    pub text: Option<&'static str>,
-}
-
-/// Builds `specs` in order under `root` (each as [`el`] does) and returns the elements in the
-/// same order.
-pub(crate) fn build(root: &Node, specs: &[Spec]) -> Vec<Element> {
-    let mut made: Vec<Element> = Vec::with_capacity(specs.len());
-    for spec in specs {
-        let parent = match spec.parent {
-            0 => root,
-            n => &made[n - 1],
-        };
-        made.push(el(parent, spec.tag, spec.attrs, spec.text));
-    }
-    made
-}
-
 /// Sets or removes the `hidden` attribute.
 pub(crate) fn set_hidden(element: &Element, hidden: bool) {
     let _ = element.toggle_attribute_with_force("hidden", hidden);
