@@ -53,6 +53,7 @@ use super::events::EventKind;
 use super::instance::Instance;
 use super::js;
 use super::listener::EventListener;
+use super::read::read_value;
 use crate::core::error::Error;
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -74,24 +75,20 @@ pub(crate) struct ElementTarget {
     operation: Operation,
 }
 
+/// The input schema of `fill` and `select` actions that declare none.
+const VALUE_SCHEMA: &str =
+    r#"{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}"#;
+
 impl ElementTarget {
     /// The input schema `fill` and `select` get when the spec declares none.
     pub(crate) fn default_schema(&self) -> Option<Schema> {
         if self.operation == Operation::Click {
             return None;
         }
-        let string = |s: &str| Value::String(s.into());
-        let spec = Value::Object(vec![
-            ("type".into(), string("object")),
-            (
-                "properties".into(),
-                Value::Object(vec![(
-                    "value".into(),
-                    Value::Object(vec![("type".into(), string("string"))]),
-                )]),
-            ),
-            ("required".into(), Value::Array(vec![string("value")])),
-        ]);
+        // Read as JSON through the reader every spec's input goes through: a text costs less
+        // than code that builds the same value.
+        let spec = js_sys::JSON::parse(VALUE_SCHEMA).ok()?;
+        let spec = read_value(&spec, VALUE_SCHEMA.len()).ok()?;
         Schema::parse(&spec).ok()
     }
 }
