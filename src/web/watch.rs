@@ -27,7 +27,6 @@ use std::rc::Rc;
 
 use js_sys::JSON;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Element;
 
@@ -242,18 +241,16 @@ fn copy_to_clipboard(text: &str) {
     let Some(window) = js::window() else {
         return;
     };
-    let clipboard = get(&window.navigator(), "clipboard");
-    let Ok(write) = get(&clipboard, "writeText").dyn_into::<js_sys::Function>() else {
+    // `undefined` outside a secure context.
+    let clipboard = window.navigator().clipboard();
+    if clipboard.is_undefined() {
         return;
-    };
-    if let Ok(promise) = write.call1(&clipboard, &text.into()) {
-        if let Ok(promise) = promise.dyn_into::<js_sys::Promise>() {
-            // Awaited so that a refused write is handled, not an unhandled rejection.
-            wasm_bindgen_futures::spawn_local(async move {
-                let _ = JsFuture::from(promise).await;
-            });
-        }
     }
+    let promise = clipboard.write_text(text);
+    // Awaited so that a refused write is handled, not an unhandled rejection.
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = JsFuture::from(promise).await;
+    });
 }
 
 /// What a panel button does.
