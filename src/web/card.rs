@@ -286,41 +286,36 @@ impl CardLayer {
                 ("aria-labelledby", "ck-title"),
                 ("aria-describedby", "ck-summary"),
             ],
-            None,
+            "",
         );
-        let position = el(&dialog, "p", &[("part", "position"), ("hidden", "")], None);
-        let title = el(
-            &dialog,
-            "h2",
-            &[("part", "title"), ("id", "ck-title")],
-            None,
-        );
+        let position = el(&dialog, "p", &[("part", "position"), ("hidden", "")], "");
+        let title = el(&dialog, "h2", &[("part", "title"), ("id", "ck-title")], "");
         let summary = el(
             &dialog,
             "p",
             &[("part", "summary"), ("id", "ck-summary")],
-            None,
+            "",
         );
         let notice = el(
             &dialog,
             "p",
             &[("part", "notice"), ("id", "ck-notice"), ("hidden", "")],
-            None,
+            "",
         );
-        let actions = el(&dialog, "div", &[("part", "actions")], None);
+        let actions = el(&dialog, "div", &[("part", "actions")], "");
         // Announcing every second would drown the card out for screen-reader users.
         let countdown = el(
             &actions,
             "span",
             &[("part", "countdown"), ("aria-live", "off")],
-            None,
+            "",
         );
         let button = |part| {
             el(
                 &actions,
                 "button",
                 &[("part", part), ("type", "button")],
-                None,
+                "",
             )
         };
         let (cancel, confirm) = (button("cancel"), button("confirm"));

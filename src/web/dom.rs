@@ -41,21 +41,21 @@ pub(crate) fn shadow_host(
 }
 
 /// Creates `<tag>` with `attrs` (name, value pairs; a pair with an empty name is skipped) and
-/// `text` as its `textContent`, appends it to `parent` and returns it.
+/// `text` as its `textContent` (none when empty), appends it to `parent` and returns it.
 ///
 /// For the SDK's own elements inside its shadow roots: standard HTML tags and valid attribute
 /// names, a fresh element appended to the SDK's own tree. None of these DOM calls can throw
 /// then, so no error is carried back to every caller (should one ever throw, it is thrown on to
 /// JavaScript).
-pub(crate) fn el(parent: &Node, tag: &str, attrs: &[(&str, &str)], text: Option<&str>) -> Element {
+pub(crate) fn el(parent: &Node, tag: &str, attrs: &[(&str, &str)], text: &str) -> Element {
     let element = document_of(parent)
         .and_then(|document| document.create_element(tag))
         .unwrap_throw();
     for (name, value) in attrs.iter().filter(|(name, _)| !name.is_empty()) {
         let _ = element.set_attribute(name, value);
     }
-    if text.is_some() {
-        element.set_text_content(text);
+    if !text.is_empty() {
+        element.set_text_content(Some(text));
     }
     let _ = parent.append_child(&element);
     element

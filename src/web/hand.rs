@@ -368,13 +368,13 @@ impl HandMode {
             ("role", "switch"),
             ("aria-checked", checked(inst.engine.borrow().hand_mode())),
         ];
-        let button: HtmlButtonElement = el(&root, "button", &attrs, None).unchecked_into();
-        el(&button, "span", &[("part", "track")], None);
+        let button: HtmlButtonElement = el(&root, "button", &attrs, "").unchecked_into();
+        el(&button, "span", &[("part", "track")], "");
         el(
             &button,
             "span",
             &[("part", "label")],
-            Some("Let the agent use this page"),
+            "Let the agent use this page",
         );
         parent.append_child(&host.0)?;
         // Arming needs a real person: a trusted click, whose activation `arm` checks.
@@ -490,18 +490,18 @@ fn badge(inst: &Instance) -> Option<Badge> {
     let draw = || -> Result<Badge, JsValue> {
         let (host, root) = shadow_host(&parent, "coworkkit-hand", "hand", CSS)?;
         let host = Host(host);
-        let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], None);
+        let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], "");
         el(
             &badge,
             "span",
             &[("part", "label")],
-            Some("The agent may use this page"),
+            "The agent may use this page",
         );
         let stop = el(
             &badge,
             "button",
             &[("part", "stop"), ("type", "button")],
-            Some("Stop"),
+            "Stop",
         );
         parent.append_child(&host.0)?;
         Ok(Badge {

@@ -177,21 +177,21 @@ impl PanelState {
             &self.rows,
             "li",
             &[("part", "row"), ("data-gate", gate)],
-            None,
+            "",
         );
         let tz = js_sys::Date::new(&record.settled_at.into()).get_timezone_offset();
         let row = WatchRow::from_record(record, tz);
         for ((tag, part, data), text) in CELLS.iter().zip(row.cells()) {
-            el(&li, tag, &[("part", part), (data, text)], Some(text));
+            el(&li, tag, &[("part", part), (data, text)], text);
         }
-        let details = el(&li, "details", &[("part", "args")], None);
-        el(&details, "summary", &[], Some("args"));
+        let details = el(&li, "details", &[("part", "args")], "");
+        el(&details, "summary", &[], "args");
         let args =
             JSON::stringify_with_replacer_and_space(&get(js, "args"), &JsValue::NULL, &2.into())
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-        el(&details, "pre", &[], Some(&args));
+        el(&details, "pre", &[], &args);
 
         let payload = RowPayload {
             record: js.clone(),
@@ -267,20 +267,15 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
         &root,
         "section",
         &[("part", "panel"), ("aria-label", "Agent activity")],
-        None,
+        "",
     );
-    let header = el(&section, "header", &[], None);
-    el(
-        &header,
-        "h2",
-        &[("part", "heading")],
-        Some("Agent activity"),
-    );
+    let header = el(&section, "header", &[], "");
+    el(&header, "h2", &[("part", "heading")], "Agent activity");
     let copy = el(
         &header,
         "button",
         &[("part", "copy"), ("type", "button")],
-        Some("Copy JSON Lines"),
+        "Copy JSON Lines",
     );
     let bar = el(
         &section,
@@ -290,7 +285,7 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
             ("role", "group"),
             ("aria-label", "Filter by gate"),
         ],
-        None,
+        "",
     );
     let mut filters = Vec::with_capacity(RECORD_GATES.len() + 1);
     for gate in std::iter::once(None).chain(RECORD_GATES.iter().copied().map(Some)) {
@@ -302,13 +297,13 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
             ("data-gate", name),
             ("aria-pressed", pressed),
         ];
-        let button = el(&bar, "button", &attrs, None);
-        el(&button, "span", &[], Some(name));
+        let button = el(&bar, "button", &attrs, "");
+        el(&button, "span", &[], name);
         let _ = button.append_with_str_1(" ");
-        let count = el(&button, "span", &[("part", "count")], Some("0"));
+        let count = el(&button, "span", &[("part", "count")], "0");
         filters.push((gate, button, count));
     }
-    let rows = el(&section, "ol", &[("part", "rows")], None);
+    let rows = el(&section, "ol", &[("part", "rows")], "");
     let state: Shared = Rc::new(RefCell::new(PanelState {
         model: WatchModel::new(WATCH_ROWS_MAX),
         rows,
