@@ -354,7 +354,6 @@ impl CardLayer {
             listen(dialog, "keydown", Input::Key),
         ];
 
-        container.append_child(&host)?;
         Ok(CardLayer {
             host,
             parts,

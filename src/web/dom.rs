@@ -19,24 +19,24 @@ pub(crate) fn document_of(node: &Node) -> Result<Document, JsValue> {
     }
 }
 
-/// A `<tag data-coworkkit=kind>` made in `parent`'s document (not yet in the page) with a
+/// A `<tag data-coworkkit=kind>` made in `parent`'s document and appended to `parent`, with a
 /// closed shadow root that holds one `<style>` of `css`. Returns the host and the root.
 ///
 /// Closed, so neither the page's scripts nor an agent's element actions can reach inside; the
 /// `data-coworkkit` attribute is how element actions recognise the SDK's own DOM and refuse it.
+/// For the same reason the host may go into the page before its content is drawn: no script of
+/// the page (nor a mutation observer) sees inside, and nothing renders before the drawing ends.
 pub(crate) fn shadow_host(
     parent: &Node,
     tag: &str,
     kind: &str,
     css: &str,
 ) -> Result<(Element, ShadowRoot), JsValue> {
-    let document = document_of(parent)?;
-    let host = document.create_element(tag)?;
-    host.set_attribute("data-coworkkit", kind)?;
+    let host = document_of(parent)?.create_element(tag)?;
+    let _ = host.set_attribute("data-coworkkit", kind);
     let root = host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Closed))?;
-    let style = document.create_element("style")?;
-    style.set_text_content(Some(css));
-    root.append_child(&style)?;
+    el(&root, "style", &[], css);
+    parent.append_child(&host)?;
     Ok((host, root))
 }
 

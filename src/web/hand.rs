@@ -88,7 +88,7 @@ impl ElementTarget {
         // Read as JSON through the reader every spec's input goes through: a text costs less
         // than code that builds the same value.
         let spec = js_sys::JSON::parse(VALUE_SCHEMA).ok()?;
-        let spec = read_value(&spec, VALUE_SCHEMA.len()).ok()?;
+        let spec = read_value(&spec, usize::MAX).ok()?;
         Schema::parse(&spec).ok()
     }
 }
@@ -376,7 +376,6 @@ impl HandMode {
             &[("part", "label")],
             "Let the agent use this page",
         );
-        parent.append_child(&host.0)?;
         // Arming needs a real person: a trusted click, whose activation `arm` checks.
         let click = listen(inst, &button, "click", Heard::Switch);
         let id = self.next_switch.get();
@@ -503,7 +502,6 @@ fn badge(inst: &Instance) -> Option<Badge> {
             &[("part", "stop"), ("type", "button")],
             "Stop",
         );
-        parent.append_child(&host.0)?;
         Ok(Badge {
             _host: host,
             _stop: listen(inst, &stop, "click", Heard::Stop),

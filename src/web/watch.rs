@@ -326,6 +326,5 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
     for (gate, button, _) in &state.borrow().filters {
         listeners.push(listen(button, ButtonAction::Filter(*gate)));
     }
-    parent.append_child(&host)?;
     Ok((host, state, listeners))
 }
