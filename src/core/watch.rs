@@ -93,9 +93,9 @@ pub struct WatchModel<T> {
     rows: Vec<(Gate, T)>,
     cap: usize,
     filter: Option<Gate>,
-    /// Records seen since the panel was mounted, per gate (index into [`RECORD_GATES`]); not
-    /// reduced when old rows are dropped.
-    counts: [u64; RECORD_GATES.len()],
+    /// Records seen since the panel was mounted, per gate (by its number, `gate as usize`);
+    /// not reduced when old rows are dropped.
+    counts: [u64; Gate::ALL.len()],
 }
 
 impl<T> Default for WatchModel<T> {
@@ -111,15 +111,13 @@ impl<T> WatchModel<T> {
             rows: Vec::new(),
             cap: cap.max(1),
             filter: None,
-            counts: [0; RECORD_GATES.len()],
+            counts: [0; Gate::ALL.len()],
         }
     }
 
     /// Adds the newest row; drops the oldest beyond the cap.
     pub fn push(&mut self, gate: Gate, payload: T) -> Pushed<T> {
-        if let Some(i) = gate_index(gate) {
-            self.counts[i] += 1;
-        }
+        self.counts[gate as usize] += 1;
         self.rows.push((gate, payload));
         let evicted = if self.rows.len() > self.cap {
             Some(self.rows.remove(0).1)
@@ -169,7 +167,7 @@ impl<T> WatchModel<T> {
 
     /// Records with this gate seen since the panel was mounted (dropped rows included).
     pub fn count(&self, gate: Gate) -> u64 {
-        gate_index(gate).map_or(0, |i| self.counts[i])
+        self.counts[gate as usize]
     }
 
     /// Records seen since the panel was mounted.
@@ -190,10 +188,6 @@ impl<T> WatchModel<T> {
         }
         out
     }
-}
-
-fn gate_index(gate: Gate) -> Option<usize> {
-    RECORD_GATES.iter().position(|g| *g == gate)
 }
 
 /// `ok`, `error: <code>`, `not run: <reason>` (or `not run` without a reason).
