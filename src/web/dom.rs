@@ -8,15 +8,11 @@
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, Node, ShadowRoot, ShadowRootInit, ShadowRootMode};
 
-/// The document `node` belongs to (a document is its own).
+/// The document `node` belongs to (the SDK draws into elements and shadow roots, never into a
+/// document itself).
 pub(crate) fn document_of(node: &Node) -> Result<Document, JsValue> {
-    match node.owner_document() {
-        Some(document) => Ok(document),
-        None => node
-            .clone()
-            .dyn_into::<Document>()
-            .map_err(|_| JsValue::from_str("coworkkit: the element is in no document")),
-    }
+    node.owner_document()
+        .ok_or_else(|| JsValue::from_str("coworkkit: the element is in no document"))
 }
 
 /// A `<tag data-coworkkit=kind>` made in `parent`'s document and appended to `parent`, with a
