@@ -251,19 +251,19 @@ pub struct CardLayer {
     host: Element,
     parts: Rc<Parts>,
     /// Where focus was before the card opened; restored by `close`.
-    return_focus: Option<HtmlElement>,
+    return_focus: Option<Element>,
     ticker: Option<Interval>,
     arming: Option<Timeout>,
     _listeners: [EventListener; 5],
 }
 
 /// The focused element, looking inside open shadow roots (a closed one yields its host).
-fn focused_element(document: &Document) -> Option<HtmlElement> {
+fn focused_element(document: &Document) -> Option<Element> {
     let mut element = document.active_element()?;
     while let Some(inner) = element.shadow_root().and_then(|root| root.active_element()) {
         element = inner;
     }
-    element.dyn_into().ok()
+    Some(element)
 }
 
 impl CardLayer {
@@ -452,8 +452,10 @@ impl CardLayer {
             self.parts.dialog.close();
         }
         // An element that has left the document is not focusable: `focus()` does nothing.
+        // web-sys binds `focus()` on HtmlElement, but the call is a plain method call: an SVG or
+        // MathML element that had focus gets it back too.
         if let Some(element) = self.return_focus.take() {
-            let _ = element.focus();
+            let _ = element.unchecked_into::<HtmlElement>().focus();
         }
     }
 
