@@ -49,9 +49,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Document, Element, Event, EventTarget, HtmlButtonElement, HtmlDialogElement, HtmlElement,
-    KeyboardEvent, Performance, ShadowRoot,
+    Performance, ShadowRoot,
 };
 
+use super::convert::get;
 use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
@@ -224,9 +225,8 @@ impl Parts {
             // key counts too: WebKitGTK reports Shift+Tab (GTK's ISO_Left_Tab) as key
             // "Unidentified", code "Tab".
             Input::Key => {
-                let is_tab = event
-                    .dyn_ref::<KeyboardEvent>()
-                    .is_some_and(|key| key.key() == "Tab" || key.code() == "Tab");
+                // Read as properties: `key` and `code` need no bindings of their own.
+                let is_tab = get(&event, "key") == "Tab" || get(&event, "code") == "Tab";
                 if !is_tab {
                     return;
                 }
