@@ -172,7 +172,6 @@ impl PanelState {
     fn push<R>(&mut self, record: &ActionRecord<R>, js: &JsValue) {
         let gate = record.gate.as_str();
         // Made at the end of the list, then moved to the top: newest first.
-        let first = self.rows.first_child();
         let li = el(
             &self.rows,
             "li",
@@ -199,7 +198,7 @@ impl PanelState {
         };
         let pushed = self.model.push(record.gate, payload);
         set_hidden(&li, !pushed.visible);
-        let _ = self.rows.insert_before(&li, first.as_ref());
+        let _ = self.rows.prepend_with_node_1(&li);
         if let Some(old) = pushed.evicted {
             old.li.remove();
         }
