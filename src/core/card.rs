@@ -90,26 +90,23 @@ pub fn title_from_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut start = 0;
     for i in 0..=bytes.len() {
-        let separator = bytes
-            .get(i)
-            .is_some_and(|&c| matches!(c, b'_' | b'-' | b'.') || c.is_ascii_whitespace());
+        // The end reads as one more separator.
+        let c = bytes.get(i).copied().unwrap_or(b' ');
+        let separator = matches!(c, b'_' | b'-' | b'.') || c.is_ascii_whitespace();
         // "deleteProject", "v2Cache", and the end of an acronym: "CSVFile" → "CSV" "File".
-        let capital_starts_word = start < i
-            && bytes.get(i).is_some_and(u8::is_ascii_uppercase)
-            && match bytes[i - 1] {
-                prev if prev.is_ascii_lowercase() || prev.is_ascii_digit() => true,
-                prev => {
-                    prev.is_ascii_uppercase()
-                        && bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase)
-                }
-            };
-        if !(separator || capital_starts_word || i == bytes.len()) {
-            continue;
+        let capital_starts_word = c.is_ascii_uppercase() && start < i && {
+            let prev = bytes[i - 1];
+            prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase()
+                    && bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase))
+        };
+        if separator || capital_starts_word {
+            if let Some(word) = name.get(start..i).filter(|w| !w.is_empty()) {
+                push_title_word(&mut out, word);
+            }
+            start = i + usize::from(separator);
         }
-        if let Some(word) = name.get(start..i).filter(|w| !w.is_empty()) {
-            push_title_word(&mut out, word);
-        }
-        start = if separator { i + 1 } else { i };
     }
     out
 }
