@@ -6,7 +6,7 @@
 //! [`attachShadow`](https://developer.mozilla.org/docs/Web/API/Element/attachShadow).
 
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, Node, ShadowRoot, ShadowRootInit, ShadowRootMode};
+use web_sys::{Document, Element, HtmlElement, Node, ShadowRoot, ShadowRootInit, ShadowRootMode};
 
 /// The document `node` belongs to (the SDK draws into elements and shadow roots, never into a
 /// document itself).
@@ -59,5 +59,6 @@ pub(crate) fn el(parent: &Node, tag: &str, attrs: &[(&str, &str)], text: &str) -
 
 /// Sets or removes the `hidden` attribute.
 pub(crate) fn set_hidden(element: &Element, hidden: bool) {
-    let _ = element.toggle_attribute_with_force("hidden", hidden);
+    // The `hidden` property reflects the attribute, and setting it cannot throw.
+    element.unchecked_ref::<HtmlElement>().set_hidden(hidden);
 }
