@@ -41,7 +41,7 @@
 //! Confirm carries `data-armed="false"` during the arm delay (drawn darker, never at lower
 //! contrast) and `"true"` after.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo_timers::callback::{Interval, Timeout};
@@ -105,16 +105,18 @@ const CSS: &str = concat!(
     "@media(prefers-reduced-motion:reduce){dialog[open]{animation:none}button{transition:none}}",
 );
 
-/// What the listeners need to judge a decision, shared with the layer.
+/// What the listeners need to judge a decision, shared with the layer. Cells: each is read
+/// or replaced whole, never borrowed.
+#[derive(Default)]
 struct CurrentCard {
     /// Bumped by every `show` and `close`, so a queued decision cannot land on another card.
-    generation: u32,
+    generation: Cell<u32>,
     /// `Some` while a card is shown and undecided.
-    on_decision: Option<Rc<dyn Fn(Decision)>>,
-    shown_at: f64,
-    arm_delay_ms: f64,
-    expires_at: f64,
-    confirm_allowed: bool,
+    on_decision: Cell<Option<Rc<dyn Fn(Decision)>>>,
+    shown_at: Cell<f64>,
+    arm_delay_ms: Cell<f64>,
+    expires_at: Cell<f64>,
+    confirm_allowed: Cell<bool>,
 }
 
 /// The card's elements and state, shared by the layer and its listeners.
@@ -129,7 +131,7 @@ struct Parts {
     cancel: HtmlButtonElement,
     confirm: HtmlButtonElement,
     performance: Performance,
-    card: RefCell<CurrentCard>,
+    card: CurrentCard,
 }
 
 /// What a listener of the card heard.
@@ -150,9 +152,9 @@ enum Input {
 impl Parts {
     /// Drops the handler of the card shown so far: no decision reaches it after this.
     fn forget_decision(&self) {
-        let mut card = self.card.borrow_mut();
-        card.on_decision = None;
-        card.generation = card.generation.wrapping_add(1);
+        let card = &self.card;
+        card.on_decision.set(None);
+        card.generation.set(card.generation.get().wrapping_add(1));
     }
 
     /// The "2 of 3" line, hidden when `total` ≤ 1.
@@ -165,16 +167,13 @@ impl Parts {
     /// Takes the card's one decision and delivers it in a microtask, after the DOM listener
     /// that made it has returned (the callback may close, re-show or drop the layer).
     fn decide(self: &Rc<Self>, decision: Decision) {
-        let (handler, generation) = {
-            let mut card = self.card.borrow_mut();
-            match card.on_decision.take() {
-                Some(handler) => (handler, card.generation),
-                None => return,
-            }
+        let Some(handler) = self.card.on_decision.take() else {
+            return;
         };
+        let generation = self.card.generation.get();
         let parts = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let still_current = parts.card.borrow().generation == generation;
+            let still_current = parts.card.generation.get() == generation;
             if still_current {
                 handler(decision);
             }
@@ -197,12 +196,10 @@ impl Parts {
                 } else {
                     performance_now
                 };
-                let armed = {
-                    let card = self.card.borrow();
-                    card.confirm_allowed
-                        && at - card.shown_at >= card.arm_delay_ms
-                        && now() < card.expires_at
-                };
+                let card = &self.card;
+                let armed = card.confirm_allowed.get()
+                    && at - card.shown_at.get() >= card.arm_delay_ms.get()
+                    && now() < card.expires_at.get();
                 if armed {
                     self.decide(Decision::Confirm);
                 }
@@ -234,7 +231,7 @@ impl Parts {
                 let cancel: &Element = &self.cancel;
                 let on_cancel = self.root.active_element().as_ref() == Some(cancel);
                 // Confirm is disabled exactly when confirming is not allowed.
-                let next = if on_cancel && self.card.borrow().confirm_allowed {
+                let next = if on_cancel && self.card.confirm_allowed.get() {
                     &self.confirm
                 } else {
                     &self.cancel
@@ -330,14 +327,7 @@ impl CardLayer {
             cancel: cancel.unchecked_into(),
             confirm: confirm.unchecked_into(),
             performance,
-            card: RefCell::new(CurrentCard {
-                generation: 0,
-                on_decision: None,
-                shown_at: 0.0,
-                arm_delay_ms: 0.0,
-                expires_at: 0.0,
-                confirm_allowed: false,
-            }),
+            card: CurrentCard::default(),
         });
 
         // One closure type for every listener, told what it hears.
@@ -410,12 +400,12 @@ impl CardLayer {
         let _ = parts.cancel.focus();
 
         {
-            let mut card = parts.card.borrow_mut();
-            card.on_decision = Some(on_decision);
-            card.shown_at = parts.performance.now();
-            card.arm_delay_ms = arm_delay_ms;
-            card.expires_at = model.expires_at;
-            card.confirm_allowed = model.confirm_allowed;
+            let card = &parts.card;
+            card.on_decision.set(Some(on_decision));
+            card.shown_at.set(parts.performance.now());
+            card.arm_delay_ms.set(arm_delay_ms);
+            card.expires_at.set(model.expires_at);
+            card.confirm_allowed.set(model.confirm_allowed);
         }
 
         // A quarter-second tick, writing only when the text changes: the countdown follows the
