@@ -267,10 +267,10 @@ struct Switch {
 /// listener. (Whether it is armed is the engine's: element actions are gated there.)
 #[derive(Default)]
 pub(crate) struct HandMode {
-    badge: RefCell<Option<Badge>>,
+    badge: Cell<Option<Badge>>,
     switches: RefCell<Vec<Switch>>,
     next_switch: Cell<u32>,
-    visibility: RefCell<Option<EventListener>>,
+    visibility: Cell<Option<EventListener>>,
 }
 
 /// What a Hand-mode listener heard.
@@ -334,11 +334,18 @@ impl HandMode {
         let badge = if armed { badge(inst) } else { None };
         let old = self.badge.replace(badge);
         drop(old);
-        if armed && self.visibility.borrow().is_none() {
-            if let Some(document) = document() {
-                let listener = listen(inst, &document, "visibilitychange", Heard::Visibility);
-                *self.visibility.borrow_mut() = Some(listener);
-            }
+        if armed {
+            // Made on the first arming, kept until `dispose()`.
+            let listener = self.visibility.take().or_else(|| {
+                let document = document()?;
+                Some(listen(
+                    inst,
+                    &document,
+                    "visibilitychange",
+                    Heard::Visibility,
+                ))
+            });
+            self.visibility.set(listener);
         }
         for switch in self.switches.borrow().iter() {
             let _ = switch.button.set_attribute("aria-checked", checked(armed));
