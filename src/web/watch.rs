@@ -154,11 +154,13 @@ impl WatchPanels {
 
     /// What a panel's handle's `jsonLines()` reads: its JSON Lines, or nothing once it is gone.
     pub(crate) fn json_lines(&self, id: u32) -> String {
-        let list = self.list.borrow();
-        let panel = list.iter().find(|p| p.id == id);
-        panel
-            .map(|p| p.state.borrow().json_lines())
-            .unwrap_or_default()
+        // The list is not borrowed while records print: a record's `toJSON` may run app code,
+        // which may dispose of panels.
+        let state = {
+            let list = self.list.borrow();
+            list.iter().find(|p| p.id == id).map(|p| p.state.clone())
+        };
+        state.map(|s| s.borrow().json_lines()).unwrap_or_default()
     }
 
     /// Removes every panel (from `dispose()`).
