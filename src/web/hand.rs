@@ -198,17 +198,17 @@ fn value_arg(args: &Value) -> Result<&str, Error> {
         .ok_or_else(|| Error::InvalidArgs("args.value: fill and select need a string value".into()))
 }
 
-/// Checks the element first, then `args.value` (for fill and select), then performs the
-/// operation when both pass.
-fn perform(target: &ElementTarget, args: &Value) -> Result<JsValue, Error> {
-    let value = match target.operation {
-        Operation::Click => Ok(None),
-        _ => value_arg(args).map(Some),
+/// Checks the element first, then `args.value` (for fill and select; `None` is not judged
+/// yet), then performs the operation when both pass and `act` asks for it.
+fn perform(target: &ElementTarget, args: Option<&Value>, act: bool) -> Result<JsValue, Error> {
+    let value = match (target.operation, args) {
+        (Operation::Click, _) | (_, None) => Ok(None),
+        (_, Some(args)) => value_arg(args).map(Some),
     };
     let done = check(
         target,
         value.as_ref().ok().copied().flatten(),
-        value.is_ok(),
+        act && value.is_ok(),
     )?;
     value.map(|_| done)
 }
@@ -423,13 +423,7 @@ impl HandMode {
             engine.action(name)?.0
         };
         let target = inst.registry.with(id, |a| a.element.clone()).flatten()?;
-        let value = match (target.operation, args) {
-            (Operation::Click, _) | (_, None) => Ok(None),
-            (_, Some(args)) => value_arg(args).map(Some),
-        };
-        check(&target, value.as_ref().ok().copied().flatten(), false)
-            .err()
-            .or(value.err())
+        perform(&target, args, false).err()
     }
 
     /// Performs an element action's operation on its target, checking Hand mode and the
@@ -444,7 +438,7 @@ impl HandMode {
             return Err(Error::HandModeOff);
         }
         // No borrow is held: the events run the app's handlers, which may call back in.
-        perform(target, args)
+        perform(target, Some(args), true)
     }
 
     /// What a listener of [`listen`] heard, in the microtask after it.
