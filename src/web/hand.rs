@@ -93,13 +93,6 @@ impl ElementTarget {
     }
 }
 
-fn invalid(name: &str, what: &str) -> Error {
-    let mut message = String::from(name);
-    message.push_str(": ");
-    message.push_str(what);
-    Error::InvalidSpec(message)
-}
-
 fn unavailable(what: &str) -> Error {
     let mut message = String::from("the element ");
     message.push_str(what);
@@ -107,45 +100,34 @@ fn unavailable(what: &str) -> Error {
 }
 
 /// Reads `element` and `operation` from a spec: `None` for a `run` action. `has_run` says
-/// whether the spec has a `run`, which an element action must not have.
+/// whether the spec has a `run`, which an element action must not have. A bad spec is `Err`
+/// with what is wrong, which the registry reports as `invalid_spec` naming the action.
 pub(crate) fn read_element_spec(
     spec: &JsValue,
-    name: &str,
     has_run: bool,
-) -> Result<Option<ElementTarget>, Error> {
+) -> Result<Option<ElementTarget>, &'static str> {
     let element = get(spec, "element");
     let operation = get(spec, "operation");
     if element.is_undefined() && operation.is_undefined() {
         return Ok(None);
     }
     if has_run {
-        return Err(invalid(
-            name,
-            "an action has either run or element + operation, not both",
-        ));
+        return Err("an action has either run or element + operation, not both");
     }
     let operation = match operation.as_string().as_deref() {
         Some("click") => Operation::Click,
         Some("fill") => Operation::Fill,
         Some("select") => Operation::Select,
-        _ => {
-            return Err(invalid(
-                name,
-                "operation must be \"click\", \"fill\" or \"select\"",
-            ))
-        }
+        _ => return Err("operation must be \"click\", \"fill\" or \"select\""),
     };
     if let Some(selector) = element.as_string() {
         // A malformed selector is the app's bug: say so now, not at every call.
-        let document = document().ok_or_else(|| invalid(name, "no document"))?;
+        let document = document().ok_or("no document")?;
         if selector.is_empty() || document.query_selector(&selector).is_err() {
-            return Err(invalid(name, "element is not a valid CSS selector"));
+            return Err("element is not a valid CSS selector");
         }
     } else if !element.is_instance_of::<Element>() {
-        return Err(invalid(
-            name,
-            "element must be an Element or a selector string",
-        ));
+        return Err("element must be an Element or a selector string");
     }
     Ok(Some(ElementTarget { element, operation }))
 }
