@@ -124,9 +124,8 @@ fn model_constructor_and_restriction() {
     assert_eq!((model.position, model.total), (1, 1));
     assert!(model.confirm_allowed);
     assert_eq!(model.notice, None);
-    assert_eq!(model.labels, Labels::default());
-    assert_eq!(model.labels.confirm, "Confirm");
-    assert_eq!(model.labels.cancel, "Cancel");
+    assert_eq!(Labels::default().confirm, "Confirm");
+    assert_eq!(Labels::default().cancel, "Cancel");
 
     let restricted = model.restrict_to(&["admin".to_string()]);
     assert!(!restricted.confirm_allowed);

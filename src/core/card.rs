@@ -7,7 +7,7 @@
 /// Longest summary the card shows, in Unicode scalar values (not bytes).
 pub const SUMMARY_MAX_CHARS: usize = 500;
 
-/// The card's button words, for localization.
+/// The card's button words, for localization: the instance's, given to the card layer once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Labels {
     /// Text of the Confirm button.
@@ -25,7 +25,7 @@ impl Default for Labels {
     }
 }
 
-/// Everything one hard confirmation card shows.
+/// Everything one hard confirmation card shows, besides the button words ([`Labels`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CardModel {
     /// Heading: the action's name made readable (see [`title_from_name`]).
@@ -42,13 +42,11 @@ pub struct CardModel {
     pub confirm_allowed: bool,
     /// Extra line under the summary, e.g. [`approver_notice`] when `!confirm_allowed`.
     pub notice: Option<String>,
-    /// The button words.
-    pub labels: Labels,
 }
 
 impl CardModel {
     /// A card for the action `name`: title from the name, summary from
-    /// [`summary_text`], shown alone ("1 of 1"), confirmable, default labels.
+    /// [`summary_text`], shown alone ("1 of 1"), confirmable.
     pub fn new(
         name: &str,
         summary: Option<String>,
@@ -63,7 +61,6 @@ impl CardModel {
             total: 1,
             confirm_allowed: true,
             notice: None,
-            labels: Labels::default(),
         }
     }
 

@@ -57,7 +57,7 @@ use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
 use super::time::{now, timeout};
-use crate::core::card::{countdown_text, position_text, CardModel};
+use crate::core::card::{countdown_text, position_text, CardModel, Labels};
 
 /// What the person decided on the card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -264,10 +264,11 @@ fn focused_element(document: &Document) -> Option<Element> {
 }
 
 impl CardLayer {
-    /// Builds the card's DOM (closed) and appends its host element to `container`.
+    /// Builds the card's DOM (closed) and appends its host element to `container`; the buttons
+    /// say `labels`.
     ///
     /// Listeners are installed once here, on elements the layer keeps for its whole life.
-    pub fn new(container: &Element) -> Result<CardLayer, JsValue> {
+    pub fn new(container: &Element, labels: &Labels) -> Result<CardLayer, JsValue> {
         let performance = js::window()
             .and_then(|window| window.performance())
             .ok_or_else(|| JsValue::from_str("coworkkit: no performance clock"))?;
@@ -307,15 +308,16 @@ impl CardLayer {
             &[("part", "countdown"), ("aria-live", "off")],
             "",
         );
-        let button = |part| {
+        let button = |part, text| {
             el(
                 &actions,
                 "button",
                 &[("part", part), ("type", "button")],
-                "",
+                text,
             )
         };
-        let (cancel, confirm) = (button("cancel"), button("confirm"));
+        let cancel = button("cancel", &labels.cancel);
+        let confirm = button("confirm", &labels.confirm);
         let parts = Rc::new(Parts {
             root,
             dialog: dialog.unchecked_into(),
@@ -384,8 +386,6 @@ impl CardLayer {
         parts.show_position(model.position, model.total);
         let mut shown = countdown_text(model.expires_at - now());
         parts.countdown.set_text_content(Some(&shown));
-        parts.cancel.set_text_content(Some(&model.labels.cancel));
-        parts.confirm.set_text_content(Some(&model.labels.confirm));
         parts.confirm.set_disabled(!model.confirm_allowed);
         let _ = parts.confirm.set_attribute("data-armed", "false");
 
