@@ -105,6 +105,9 @@ const CSS: &str = concat!(
     "@media(prefers-reduced-motion:reduce){dialog[open]{animation:none}button{transition:none}}",
 );
 
+/// Who receives a card's decision.
+type OnDecision = Rc<dyn Fn(Decision)>;
+
 /// What the listeners need to judge a decision, shared with the layer. Cells: each is read
 /// or replaced whole, never borrowed.
 #[derive(Default)]
@@ -112,7 +115,7 @@ struct CurrentCard {
     /// Bumped by every `show` and `close`, so a queued decision cannot land on another card.
     generation: Cell<u32>,
     /// `Some` while a card is shown and undecided.
-    on_decision: Cell<Option<Rc<dyn Fn(Decision)>>>,
+    on_decision: Cell<Option<OnDecision>>,
     shown_at: Cell<f64>,
     arm_delay_ms: Cell<f64>,
     expires_at: Cell<f64>,
