@@ -41,8 +41,8 @@ pub(crate) fn shadow_host(
 ///
 /// For the SDK's own elements inside its shadow roots: standard HTML tags and valid attribute
 /// names, a fresh element appended to the SDK's own tree. None of these DOM calls can throw
-/// then, so no error is carried back to every caller (should one ever throw, it is thrown on to
-/// JavaScript).
+/// then, so no error is carried back to every caller (were `createElement` ever to fail, the
+/// call would throw to JavaScript).
 pub(crate) fn el(parent: &Node, tag: &str, attrs: &[(&str, &str)], text: &str) -> Element {
     let element = document_of(parent)
         .and_then(|document| document.create_element(tag))
