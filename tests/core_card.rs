@@ -21,6 +21,9 @@ fn titles_read_like_words() {
     assert_eq!(title_from_name("A"), "A");
     assert_eq!(title_from_name(""), "");
     assert_eq!(title_from_name("--"), "");
+    // Other characters pass through unchanged and never split a word.
+    assert_eq!(title_from_name("éditerProjet"), "éditer projet");
+    assert_eq!(title_from_name("ÉTAT_Δx"), "ÉTAT Δx");
 }
 
 #[test]
@@ -121,9 +124,8 @@ fn model_constructor_and_restriction() {
     assert_eq!((model.position, model.total), (1, 1));
     assert!(model.confirm_allowed);
     assert_eq!(model.notice, None);
-    assert_eq!(model.labels, Labels::default());
-    assert_eq!(model.labels.confirm, "Confirm");
-    assert_eq!(model.labels.cancel, "Cancel");
+    assert_eq!(Labels::default().confirm, "Confirm");
+    assert_eq!(Labels::default().cancel, "Cancel");
 
     let restricted = model.restrict_to(&["admin".to_string()]);
     assert!(!restricted.confirm_allowed);

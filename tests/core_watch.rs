@@ -7,7 +7,8 @@ use coworkkit::core::control::{Control, ControlSource};
 use coworkkit::core::record::{ActionRecord, Gate, RecordOutcome, Via};
 use coworkkit::core::value::Value;
 use coworkkit::core::watch::{
-    duration_text, outcome_text, time_text, WatchModel, WatchRow, RECORD_GATES, WATCH_ROWS_MAX,
+    duration_text, outcome_text, time_text, Pushed, WatchModel, WatchRow, RECORD_GATES,
+    WATCH_ROWS_MAX,
 };
 use proptest::prelude::*;
 
@@ -34,11 +35,19 @@ fn record(n: u32, gate: Gate, outcome: RecordOutcome<String>) -> ActionRecord<St
     }
 }
 
-/// A row whose payload is the record's JSON line, as the browser's `JSON.stringify` would give.
-fn row(n: u32, gate: Gate) -> WatchRow<String> {
-    let r = record(n, gate, RecordOutcome::NotRun);
+/// A row's payload: the record's number, and its JSON line as the browser's `JSON.stringify`
+/// would give it.
+type Line = (u32, String);
+
+/// Pushes record `n` with `gate`, its payload a [`Line`].
+fn push(model: &mut WatchModel<Line>, n: u32, gate: Gate) -> Pushed<Line> {
     let line = format!("{{\"id\":\"s.{n}\",\"gate\":\"{}\"}}", gate.as_str());
-    WatchRow::from_record(&r, 0.0, line)
+    model.push(gate, (n, line))
+}
+
+/// The numbers of the records of `rows`, in their order.
+fn numbers<'a>(rows: impl Iterator<Item = &'a (Gate, Line)>) -> Vec<u32> {
+    rows.map(|(_, (n, _))| *n).collect()
 }
 
 #[test]
@@ -50,32 +59,45 @@ fn a_row_shows_time_action_control_gate_outcome_and_duration() {
             value: Some("v".into()),
         },
     );
-    let row = WatchRow::from_record(&r, 0.0, ());
+    let row = WatchRow::from_record(&r, 0.0);
     // 1_700_000_000_250 ms = 2023-11-14T22:13:20.250Z
     assert_eq!(row.time, "22:13:20.250");
     assert_eq!(row.action, "action7");
     assert_eq!(row.control, Control::Hard);
     assert_eq!(row.gate, Gate::Confirmed);
+    assert_eq!(row.via, Via::WebMcp);
     assert_eq!(row.outcome, "ok");
     assert_eq!(row.duration, "250 ms");
+    assert_eq!(
+        row.cells(),
+        [
+            "22:13:20.250",
+            "action7",
+            "hard",
+            "confirmed",
+            "webmcp",
+            "ok",
+            "250 ms"
+        ]
+    );
 
     // Central European winter time: getTimezoneOffset() = -60.
-    assert_eq!(WatchRow::from_record(&r, -60.0, ()).time, "23:13:20.250");
+    assert_eq!(WatchRow::from_record(&r, -60.0).time, "23:13:20.250");
     // US Pacific: +480 wraps to the previous day's 14:13.
-    assert_eq!(WatchRow::from_record(&r, 480.0, ()).time, "14:13:20.250");
+    assert_eq!(WatchRow::from_record(&r, 480.0).time, "14:13:20.250");
 
     r.outcome = RecordOutcome::Error {
         code: "element_unavailable",
         message: "gone".into(),
     };
     assert_eq!(
-        WatchRow::from_record(&r, 0.0, ()).outcome,
+        WatchRow::from_record(&r, 0.0).outcome,
         "error: element_unavailable"
     );
     r.outcome = RecordOutcome::NotRun;
     r.reason = Some("hand_mode_off");
     assert_eq!(
-        WatchRow::from_record(&r, 0.0, ()).outcome,
+        WatchRow::from_record(&r, 0.0).outcome,
         "not run: hand_mode_off"
     );
 }
@@ -118,10 +140,9 @@ fn times_are_zero_padded_and_wrap_the_day() {
 fn rows_are_newest_first() {
     let mut model = WatchModel::default();
     for n in 0..3 {
-        model.push(row(n, Gate::Fired));
+        push(&mut model, n, Gate::Fired);
     }
-    let actions: Vec<&str> = model.rows().map(|r| r.action.as_str()).collect();
-    assert_eq!(actions, ["action2", "action1", "action0"]);
+    assert_eq!(numbers(model.rows()), [2, 1, 0]);
     assert_eq!(model.len(), 3);
     assert!(!model.is_empty());
 }
@@ -132,18 +153,17 @@ fn the_filter_shows_one_gate_and_none_shows_all() {
     let gates = [Gate::Fired, Gate::Rejected, Gate::Fired, Gate::Cancelled];
     for (n, gate) in gates.iter().enumerate() {
         assert!(
-            model.push(row(n as u32, *gate)).visible,
+            push(&mut model, n as u32, *gate).visible,
             "no filter: all visible"
         );
     }
     model.set_filter(Some(Gate::Fired));
     assert_eq!(model.filter(), Some(Gate::Fired));
-    let shown: Vec<&str> = model.visible().map(|r| r.action.as_str()).collect();
-    assert_eq!(shown, ["action2", "action0"]);
+    assert_eq!(numbers(model.visible()), [2, 0]);
     assert!(model.matches(Gate::Fired));
     assert!(!model.matches(Gate::Rejected));
-    assert!(!model.push(row(9, Gate::Timeout)).visible);
-    assert!(model.push(row(10, Gate::Fired)).visible);
+    assert!(!push(&mut model, 9, Gate::Timeout).visible);
+    assert!(push(&mut model, 10, Gate::Fired).visible);
     model.set_filter(None);
     assert_eq!(model.visible().count(), 6);
 }
@@ -157,7 +177,7 @@ fn counts_are_per_gate_and_survive_the_cap() {
         } else {
             Gate::NeedsHandMode
         };
-        model.push(row(n, gate));
+        push(&mut model, n, gate);
     }
     assert_eq!(model.count(Gate::Fired), 5);
     assert_eq!(model.count(Gate::NeedsHandMode), 5);
@@ -171,48 +191,45 @@ fn counts_are_per_gate_and_survive_the_cap() {
 fn the_cap_drops_the_oldest_row_and_hands_it_back() {
     let mut model = WatchModel::default();
     for n in 0..WATCH_ROWS_MAX as u32 {
-        assert_eq!(model.push(row(n, Gate::Fired)).evicted, None);
+        assert_eq!(push(&mut model, n, Gate::Fired).evicted, None);
     }
-    let pushed = model.push(row(WATCH_ROWS_MAX as u32, Gate::Fired));
-    assert_eq!(
-        pushed.evicted.map(|r| r.action),
-        Some("action0".to_string())
-    );
+    let pushed = push(&mut model, WATCH_ROWS_MAX as u32, Gate::Fired);
+    assert_eq!(pushed.evicted.map(|(n, _)| n), Some(0));
     for n in 0..2000 {
-        model.push(row(1000 + n, Gate::Fired));
+        push(&mut model, 1000 + n, Gate::Fired);
     }
     assert_eq!(model.len(), WATCH_ROWS_MAX);
-    assert_eq!(model.rows().next().unwrap().action, "action2999");
-    assert_eq!(model.rows().last().unwrap().action, "action2500");
+    let kept = numbers(model.rows());
+    assert_eq!((kept[0], kept[WATCH_ROWS_MAX - 1]), (2999, 2500));
     // A zero cap still keeps the newest row.
     let mut tiny = WatchModel::new(0);
-    tiny.push(row(1, Gate::Fired));
-    tiny.push(row(2, Gate::Fired));
-    assert_eq!(tiny.len(), 1);
+    push(&mut tiny, 1, Gate::Fired);
+    push(&mut tiny, 2, Gate::Fired);
+    assert_eq!(numbers(tiny.rows()), [2]);
 }
 
 #[test]
 fn json_lines_are_the_kept_filtered_payloads_oldest_first() {
     let mut model = WatchModel::new(3);
-    assert_eq!(model.json_lines(|p: &String| p.clone()), "");
+    assert_eq!(model.json_lines(|(_, line): &Line| line.clone()), "");
     for (n, gate) in [Gate::Fired, Gate::Rejected, Gate::Fired, Gate::Fired]
         .into_iter()
         .enumerate()
     {
-        model.push(row(n as u32, gate));
+        push(&mut model, n as u32, gate);
     }
     assert_eq!(
-        model.json_lines(|p| p.clone()),
+        model.json_lines(|(_, line)| line.clone()),
         "{\"id\":\"s.1\",\"gate\":\"rejected\"}\n\
          {\"id\":\"s.2\",\"gate\":\"fired\"}\n\
          {\"id\":\"s.3\",\"gate\":\"fired\"}\n"
     );
     model.set_filter(Some(Gate::Rejected));
     assert_eq!(
-        model.json_lines(|p| p.clone()),
+        model.json_lines(|(_, line)| line.clone()),
         "{\"id\":\"s.1\",\"gate\":\"rejected\"}\n"
     );
-    for line in model.json_lines(|p| p.clone()).lines() {
+    for line in model.json_lines(|(_, line)| line.clone()).lines() {
         assert!(
             serde_json::from_str::<Value>(line).is_ok(),
             "each line is JSON: {line}"
@@ -239,7 +256,7 @@ proptest! {
         let mut model = WatchModel::new(cap);
         model.set_filter(filter.map(|i| RECORD_GATES[i]));
         for (n, g) in gates.iter().enumerate() {
-            model.push(row(n as u32, RECORD_GATES[*g]));
+            push(&mut model, n as u32, RECORD_GATES[*g]);
             prop_assert!(model.len() <= cap);
         }
         prop_assert_eq!(model.total(), gates.len() as u64);
@@ -247,7 +264,7 @@ proptest! {
         prop_assert_eq!(per_gate, gates.len() as u64);
         prop_assert_eq!(model.len(), gates.len().min(cap));
         let kept = model.visible().count();
-        prop_assert_eq!(model.json_lines(|p| p.clone()).lines().count(), kept);
-        prop_assert!(model.visible().all(|r| model.matches(r.gate)));
+        prop_assert_eq!(model.json_lines(|(_, line)| line.clone()).lines().count(), kept);
+        prop_assert!(model.visible().all(|(gate, _)| model.matches(*gate)));
     }
 }

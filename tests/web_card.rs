@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use coworkkit::core::card::{approver_notice, CardModel};
+use coworkkit::core::card::{approver_notice, CardModel, Labels};
 use coworkkit::web::card::{CardLayer, Decision};
 use gloo_timers::future::TimeoutFuture;
 use wasm_bindgen::JsCast;
@@ -69,7 +69,7 @@ impl Drop for Container {
 /// the decisions it delivers.
 fn shown_armed_after(card: CardModel, arm_ms: f64) -> (Container, CardLayer, Log) {
     let container = Container(container());
-    let mut layer = CardLayer::new(&container).unwrap();
+    let mut layer = CardLayer::new(&container, &Labels::default()).unwrap();
     let (log, on_decision) = recorder();
     layer.show(card, arm_ms, on_decision).unwrap();
     (container, layer, log)
@@ -105,7 +105,7 @@ async fn settle() {
 #[wasm_bindgen_test]
 fn host_is_appended_with_a_closed_shadow_root() {
     let container = container();
-    let layer = CardLayer::new(&container).unwrap();
+    let layer = CardLayer::new(&container, &Labels::default()).unwrap();
     assert_eq!(container.child_element_count(), 1);
     let host = container.first_element_child().unwrap();
     assert_eq!(
@@ -283,7 +283,7 @@ async fn close_delivers_no_decision_and_returns_focus() {
     let before_element: &Element = &before;
     assert_eq!(document().active_element().as_ref(), Some(before_element));
 
-    let mut layer = CardLayer::new(&container).unwrap();
+    let mut layer = CardLayer::new(&container, &Labels::default()).unwrap();
     let (log, on_decision) = recorder();
     layer.show(model("s"), 500.0, on_decision).unwrap();
     let root = layer.shadow_root_for_tests();
@@ -396,7 +396,7 @@ async fn countdown_ticks_every_second() {
 #[wasm_bindgen_test]
 async fn a_decision_for_one_card_never_lands_on_the_next() {
     let container = container();
-    let mut layer = CardLayer::new(&container).unwrap();
+    let mut layer = CardLayer::new(&container, &Labels::default()).unwrap();
     let (log_a, on_a) = recorder();
     layer.show(model("a"), 500.0, on_a).unwrap();
     let root = layer.shadow_root_for_tests();
@@ -419,8 +419,9 @@ async fn a_decision_for_one_card_never_lands_on_the_next() {
 #[wasm_bindgen_test]
 async fn on_decision_may_show_the_next_card_or_drop_the_layer() {
     let container = container();
-    let slot: Rc<RefCell<Option<CardLayer>>> =
-        Rc::new(RefCell::new(Some(CardLayer::new(&container).unwrap())));
+    let slot: Rc<RefCell<Option<CardLayer>>> = Rc::new(RefCell::new(Some(
+        CardLayer::new(&container, &Labels::default()).unwrap(),
+    )));
     let decisions: Log = Rc::default();
 
     // First decision shows the next card from inside the callback; the second drops the layer.
@@ -479,7 +480,7 @@ fn drop_removes_the_host() {
 #[wasm_bindgen_test]
 fn show_fails_cleanly_when_the_container_is_detached() {
     let detached = document().create_element("div").unwrap();
-    let mut layer = CardLayer::new(&detached).unwrap();
+    let mut layer = CardLayer::new(&detached, &Labels::default()).unwrap();
     let (_log, on_decision) = recorder();
     assert!(layer.show(model("s"), 500.0, on_decision).is_err());
     assert!(!layer.is_open());

@@ -7,7 +7,7 @@
 /// Longest summary the card shows, in Unicode scalar values (not bytes).
 pub const SUMMARY_MAX_CHARS: usize = 500;
 
-/// The card's button words, for localization.
+/// The card's button words, for localization: the instance's, given to the card layer once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Labels {
     /// Text of the Confirm button.
@@ -25,7 +25,7 @@ impl Default for Labels {
     }
 }
 
-/// Everything one hard confirmation card shows.
+/// Everything one hard confirmation card shows, besides the button words ([`Labels`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CardModel {
     /// Heading: the action's name made readable (see [`title_from_name`]).
@@ -42,13 +42,11 @@ pub struct CardModel {
     pub confirm_allowed: bool,
     /// Extra line under the summary, e.g. [`approver_notice`] when `!confirm_allowed`.
     pub notice: Option<String>,
-    /// The button words.
-    pub labels: Labels,
 }
 
 impl CardModel {
     /// A card for the action `name`: title from the name, summary from
-    /// [`summary_text`], shown alone ("1 of 1"), confirmable, default labels.
+    /// [`summary_text`], shown alone ("1 of 1"), confirmable.
     pub fn new(
         name: &str,
         summary: Option<String>,
@@ -63,7 +61,6 @@ impl CardModel {
             total: 1,
             confirm_allowed: true,
             notice: None,
-            labels: Labels::default(),
         }
     }
 
@@ -84,52 +81,52 @@ impl CardModel {
 /// `"deleteProject"` → `"Delete project"`, `"purge_cache-v2"` → `"Purge cache v2"`,
 /// `"exportCSVFile"` → `"Export CSV file"`.
 pub fn title_from_name(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut words: Vec<&[char]> = Vec::new();
-    let mut start = 0;
-    for (i, &c) in chars.iter().enumerate() {
-        if matches!(c, '_' | '-' | '.') || c.is_ascii_whitespace() {
-            if start < i {
-                words.push(&chars[start..i]);
-            }
-            start = i + 1;
-            continue;
-        }
-        if c.is_ascii_uppercase() && start < i {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
-            // "deleteProject", "v2Cache", and the end of an acronym: "CSVFile" → "CSV" "File".
-            if prev.is_ascii_lowercase()
-                || prev.is_ascii_digit()
-                || (prev.is_ascii_uppercase() && next_lower)
-            {
-                words.push(&chars[start..i]);
-                start = i;
-            }
-        }
-    }
-    if start < chars.len() {
-        words.push(&chars[start..]);
-    }
-
+    // Byte by byte: a word ends only at an ASCII byte or at the end, never inside a multi-byte
+    // character, so every slice below is whole characters.
+    let bytes = name.as_bytes();
     let mut out = String::with_capacity(name.len());
-    for (n, word) in words.iter().enumerate() {
-        if n > 0 {
-            out.push(' ');
-        }
-        let acronym = word.iter().filter(|c| c.is_ascii_uppercase()).count() > 1
-            && !word.iter().any(char::is_ascii_lowercase);
-        for (k, &c) in word.iter().enumerate() {
-            if acronym {
-                out.push(c);
-            } else if n == 0 && k == 0 {
-                out.push(c.to_ascii_uppercase());
-            } else {
-                out.push(c.to_ascii_lowercase());
+    let mut start = 0;
+    for i in 0..=bytes.len() {
+        // The end reads as one more separator.
+        let c = bytes.get(i).copied().unwrap_or(b' ');
+        let separator = matches!(c, b'_' | b'-' | b'.') || c.is_ascii_whitespace();
+        // "deleteProject", "v2Cache", and the end of an acronym: "CSVFile" → "CSV" "File".
+        let capital_starts_word = c.is_ascii_uppercase() && start < i && {
+            let prev = bytes[i - 1];
+            prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase()
+                    && bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase))
+        };
+        if separator || capital_starts_word {
+            if let Some(word) = name.get(start..i).filter(|w| !w.is_empty()) {
+                push_title_word(&mut out, word);
             }
+            start = i + usize::from(separator);
         }
     }
     out
+}
+
+/// Appends one word of [`title_from_name`]: an acronym (more than one capital, no lower case)
+/// as it is, any other word in lower case, the title's first letter capitalised.
+fn push_title_word(out: &mut String, word: &str) {
+    let acronym = word.bytes().filter(u8::is_ascii_uppercase).count() > 1
+        && !word.bytes().any(|c| c.is_ascii_lowercase());
+    let at = out.len();
+    if at > 0 {
+        out.push(' ');
+    }
+    out.push_str(word);
+    if acronym {
+        return;
+    }
+    if let Some(added) = out.get_mut(at..) {
+        added.make_ascii_lowercase();
+    }
+    if let Some(first) = out.get_mut(..1).filter(|_| at == 0) {
+        first.make_ascii_uppercase();
+    }
 }
 
 /// The text the card shows as its body.

@@ -1,12 +1,11 @@
 //! The Watch panel as a plain value: a bounded, newest-first timeline of action records.
 //!
 //! [`WatchModel`] holds the rows, the gate filter and the count per gate; `web::watch` only turns
-//! it into DOM. Every string a row shows (time, outcome, duration) is made here, so the panel's
-//! rules are host-tested without a browser. Each row also carries an opaque payload `T` chosen by
-//! the host (in the browser: the JS record object and the row's element), which is how JSON
-//! Lines are produced: the host serializes each kept record exactly as `onActionRecord` got it.
-
-use std::collections::VecDeque;
+//! it into DOM. Every string a row shows (time, outcome, duration) is made here ([`WatchRow`]),
+//! so the panel's rules are host-tested without a browser. Each row also carries an opaque
+//! payload `T` chosen by the host (in the browser: the JS record object and the row's element),
+//! which is how JSON Lines are produced: the host serializes each kept record exactly as
+//! `onActionRecord` got it.
 
 use super::control::Control;
 use super::record::{ActionRecord, Gate, RecordOutcome, Via};
@@ -26,13 +25,13 @@ pub const RECORD_GATES: [Gate; 6] = [
     Gate::Rejected,
 ];
 
-/// One row of the timeline, as shown.
+/// What one row of the timeline shows, as text.
 #[derive(Clone, Debug, PartialEq)]
-pub struct WatchRow<T> {
+pub struct WatchRow<'a> {
     /// Local wall-clock time of settlement, `HH:MM:SS.mmm`.
     pub time: String,
     /// Action name as called.
-    pub action: String,
+    pub action: &'a str,
     /// Effective level (the control badge).
     pub control: Control,
     /// Terminal gate (the gate badge).
@@ -43,24 +42,35 @@ pub struct WatchRow<T> {
     pub outcome: String,
     /// Settled minus started, e.g. `12 ms`, `3.4 s`, `2 min 5 s`.
     pub duration: String,
-    /// The host's own data for this row.
-    pub payload: T,
 }
 
-impl<T> WatchRow<T> {
+impl<'a> WatchRow<'a> {
     /// The row for `record`; `tz_offset_minutes` is JavaScript's `Date#getTimezoneOffset()`
     /// (minutes to *add* to local time to get UTC; 0 gives UTC).
-    pub fn from_record<R>(record: &ActionRecord<R>, tz_offset_minutes: f64, payload: T) -> Self {
+    pub fn from_record<R>(record: &'a ActionRecord<R>, tz_offset_minutes: f64) -> Self {
         WatchRow {
             time: time_text(record.settled_at, tz_offset_minutes),
-            action: record.action.clone(),
+            action: &record.action,
             control: record.control,
             gate: record.gate,
             via: record.via,
             outcome: outcome_text(&record.outcome, record.reason),
             duration: duration_text(record.settled_at - record.started_at),
-            payload,
         }
+    }
+
+    /// The texts of the row's cells, in the order the panel shows them: time, action, control,
+    /// gate, via, outcome, duration.
+    pub fn cells(&self) -> [&str; 7] {
+        [
+            &self.time,
+            self.action,
+            self.control.as_str(),
+            self.gate.as_str(),
+            self.via.as_str(),
+            &self.outcome,
+            &self.duration,
+        ]
     }
 }
 
@@ -69,20 +79,23 @@ impl<T> WatchRow<T> {
 pub struct Pushed<T> {
     /// Whether the new row passes the current filter (the host shows or hides it).
     pub visible: bool,
-    /// The oldest row, dropped to keep the cap; the host removes its DOM.
-    pub evicted: Option<WatchRow<T>>,
+    /// The oldest row's payload, dropped to keep the cap; the host removes its DOM.
+    pub evicted: Option<T>,
 }
 
-/// The Watch panel: rows newest first, capped; a filter by gate; a count per gate.
+/// The Watch panel: rows newest first, capped; a filter by gate; a count per gate. A row is its
+/// gate and the host's payload `T` (in the browser: the record as delivered, and its element);
+/// what it shows is [`WatchRow`]'s, made once when it is drawn.
 #[derive(Debug)]
 pub struct WatchModel<T> {
-    /// Oldest at the front, newest at the back.
-    rows: VecDeque<WatchRow<T>>,
+    /// Oldest first. A plain list: at the cap, dropping the oldest shifts the rest down, a copy
+    /// of a few words per row.
+    rows: Vec<(Gate, T)>,
     cap: usize,
     filter: Option<Gate>,
-    /// Records seen since the panel was mounted, per gate (index into [`RECORD_GATES`]); not
-    /// reduced when old rows are dropped.
-    counts: [u64; RECORD_GATES.len()],
+    /// Records seen since the panel was mounted, per gate (by its number, `gate as usize`);
+    /// not reduced when old rows are dropped.
+    counts: [u64; Gate::ALL.len()],
 }
 
 impl<T> Default for WatchModel<T> {
@@ -95,36 +108,36 @@ impl<T> WatchModel<T> {
     /// An empty panel that keeps at most `cap` rows (at least one).
     pub fn new(cap: usize) -> Self {
         WatchModel {
-            rows: VecDeque::new(),
+            rows: Vec::new(),
             cap: cap.max(1),
             filter: None,
-            counts: [0; RECORD_GATES.len()],
+            counts: [0; Gate::ALL.len()],
         }
     }
 
     /// Adds the newest row; drops the oldest beyond the cap.
-    pub fn push(&mut self, row: WatchRow<T>) -> Pushed<T> {
-        if let Some(i) = gate_index(row.gate) {
-            self.counts[i] += 1;
-        }
-        let visible = self.matches(row.gate);
-        self.rows.push_back(row);
+    pub fn push(&mut self, gate: Gate, payload: T) -> Pushed<T> {
+        self.counts[gate as usize] += 1;
+        self.rows.push((gate, payload));
         let evicted = if self.rows.len() > self.cap {
-            self.rows.pop_front()
+            Some(self.rows.remove(0).1)
         } else {
             None
         };
-        Pushed { visible, evicted }
+        Pushed {
+            visible: self.matches(gate),
+            evicted,
+        }
     }
 
-    /// The kept rows, newest first (the order the timeline shows).
-    pub fn rows(&self) -> impl Iterator<Item = &WatchRow<T>> {
+    /// The kept rows (gate and payload), newest first (the order the timeline shows).
+    pub fn rows(&self) -> impl Iterator<Item = &(Gate, T)> {
         self.rows.iter().rev()
     }
 
     /// The kept rows that pass the filter, newest first.
-    pub fn visible(&self) -> impl Iterator<Item = &WatchRow<T>> {
-        self.rows().filter(|r| self.matches(r.gate))
+    pub fn visible(&self) -> impl Iterator<Item = &(Gate, T)> {
+        self.rows().filter(|(gate, _)| self.matches(*gate))
     }
 
     /// How many rows are kept (at most the cap).
@@ -154,7 +167,7 @@ impl<T> WatchModel<T> {
 
     /// Records with this gate seen since the panel was mounted (dropped rows included).
     pub fn count(&self, gate: Gate) -> u64 {
-        gate_index(gate).map_or(0, |i| self.counts[i])
+        self.counts[gate as usize]
     }
 
     /// Records seen since the panel was mounted.
@@ -167,16 +180,14 @@ impl<T> WatchModel<T> {
     /// with `\n`. Empty when no row passes.
     pub fn json_lines(&self, mut line: impl FnMut(&T) -> String) -> String {
         let mut out = String::new();
-        for row in self.rows.iter().filter(|r| self.matches(r.gate)) {
-            out.push_str(&line(&row.payload));
-            out.push('\n');
+        for (gate, payload) in &self.rows {
+            if self.matches(*gate) {
+                out.push_str(&line(payload));
+                out.push('\n');
+            }
         }
         out
     }
-}
-
-fn gate_index(gate: Gate) -> Option<usize> {
-    RECORD_GATES.iter().position(|g| *g == gate)
 }
 
 /// `ok`, `error: <code>`, `not run: <reason>` (or `not run` without a reason).

@@ -12,10 +12,11 @@ use web_sys::Element;
 use super::convert::{get, set};
 use super::effects::proposal_js;
 use super::events::{call_listener, EventKind};
-use super::instance::{Instance, Release};
+use super::instance::{
+    Instance, PANEL_JSON_LINES, RELEASE_EXPOSURE, RELEASE_PANEL, RELEASE_SWITCH,
+};
 use super::interop;
 use super::time::now;
-use super::watch;
 use crate::core::engine::CancelReason;
 use crate::core::error::Error;
 use crate::core::interop::control_from_mcp_hints;
@@ -67,7 +68,7 @@ impl Coworkkit {
         let (id, name) = self.inner.define(&spec)?;
         let handle = Object::new();
         set(&handle, "name", name);
-        set(&handle, "dispose", self.inner.releaser(Release::Action, id.as_u64()));
+        set(&handle, "dispose", self.inner.disposer(id));
         Ok(Object::freeze(&handle).into())
     }
 
@@ -78,7 +79,7 @@ impl Coworkkit {
         #[wasm_bindgen(unchecked_param_type = "ActionSpec")] spec: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (id, _) = self.inner.define(&spec)?;
-        Ok(self.inner.releaser(Release::Action, id.as_u64()))
+        Ok(self.inner.disposer(id))
     }
 
     /// The agent's door (SPEC §3). Never throws: bad input is a `rejected` outcome.
@@ -146,7 +147,7 @@ impl Coworkkit {
                 });
             }
         }
-        Ok(inner.releaser(Release::Subscriber, id.into()))
+        Ok(inner.unsubscriber(id))
     }
 
     /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the
@@ -202,10 +203,8 @@ impl Coworkkit {
     #[wasm_bindgen(js_name = mountHandModeSwitch, unchecked_return_type = "MountHandle")]
     pub fn mount_hand_mode_switch(&self, element: Option<Element>) -> Result<JsValue, JsValue> {
         let id = self.inner.hand.mount_switch(&self.inner, element)?;
-        Ok(handle(&[(
-            "dispose",
-            self.inner.releaser(Release::Switch, id.into()),
-        )]))
+        let dispose = self.inner.bound_release(RELEASE_SWITCH, id.into());
+        Ok(handle(&[("dispose", dispose)]))
     }
 
     /// Draws a Watch panel into `element` (default: the `container` option, else
@@ -220,11 +219,13 @@ impl Coworkkit {
         let parent = inner
             .sdk_parent(element)
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the panel in"))?;
-        let (id, panel) = inner.watch.mount(&parent)?;
-        let json_lines = Closure::<dyn FnMut() -> String>::new(move || watch::json_lines(&panel));
+        let id = inner.watch.mount(&parent)?;
         Ok(handle(&[
-            ("dispose", inner.releaser(Release::Panel, id.into())),
-            ("jsonLines", json_lines.into_js_value()),
+            ("dispose", inner.bound_release(RELEASE_PANEL, id.into())),
+            (
+                "jsonLines",
+                inner.bound_release(PANEL_JSON_LINES, id.into()),
+            ),
         ]))
     }
 
@@ -247,7 +248,7 @@ impl Coworkkit {
         inner.hold_while_owing();
         Ok(handle(&[
             ("ready", ready.into()),
-            ("dispose", inner.releaser(Release::Exposure, id.into())),
+            ("dispose", inner.bound_release(RELEASE_EXPOSURE, id.into())),
         ]))
     }
 }

@@ -41,22 +41,23 @@
 //! Confirm carries `data-armed="false"` during the arm delay (drawn darker, never at lower
 //! contrast) and `"true"` after.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo_timers::callback::{Interval, Timeout};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Document, Element, Event, HtmlButtonElement, HtmlDialogElement, HtmlElement, KeyboardEvent,
+    Document, Element, Event, EventTarget, HtmlButtonElement, HtmlDialogElement, HtmlElement,
     Performance, ShadowRoot,
 };
 
+use super::convert::get;
 use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
 use super::time::{now, timeout};
-use crate::core::card::{countdown_text, position_text, CardModel};
+use crate::core::card::{countdown_text, position_text, CardModel, Labels};
 
 /// What the person decided on the card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,43 +105,25 @@ const CSS: &str = concat!(
     "@media(prefers-reduced-motion:reduce){dialog[open]{animation:none}button{transition:none}}",
 );
 
-/// What the listeners need to judge a decision, shared with the layer.
+/// Who receives a card's decision.
+type OnDecision = Rc<dyn Fn(Decision)>;
+
+/// What the listeners need to judge a decision, shared with the layer. Cells: each is read
+/// or replaced whole, never borrowed.
+#[derive(Default)]
 struct CurrentCard {
     /// Bumped by every `show` and `close`, so a queued decision cannot land on another card.
-    generation: u32,
+    generation: Cell<u32>,
     /// `Some` while a card is shown and undecided.
-    on_decision: Option<Rc<dyn Fn(Decision)>>,
-    shown_at: f64,
-    arm_delay_ms: f64,
-    expires_at: f64,
-    confirm_allowed: bool,
+    on_decision: Cell<Option<OnDecision>>,
+    shown_at: Cell<f64>,
+    arm_delay_ms: Cell<f64>,
+    expires_at: Cell<f64>,
+    confirm_allowed: Cell<bool>,
 }
 
-type Shared = Rc<RefCell<CurrentCard>>;
-
-/// Takes the card's one decision and delivers it in a microtask, after the DOM listener that
-/// made it has returned (the callback may close, re-show or drop the layer).
-fn decide(shared: &Shared, decision: Decision) {
-    let (handler, generation) = {
-        let mut card = shared.borrow_mut();
-        match card.on_decision.take() {
-            Some(handler) => (handler, card.generation),
-            None => return,
-        }
-    };
-    let shared = shared.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        let still_current = shared.borrow().generation == generation;
-        if still_current {
-            handler(decision);
-        }
-    });
-}
-
-/// The SDK's hard confirmation card: one host element, a closed shadow root, one reusable
-/// `<dialog>`. See the [module docs](self) for the decision rules and theming.
-pub struct CardLayer {
-    host: Element,
+/// The card's elements and state, shared by the layer and its listeners.
+struct Parts {
     root: ShadowRoot,
     dialog: HtmlDialogElement,
     position: Element,
@@ -151,28 +134,144 @@ pub struct CardLayer {
     cancel: HtmlButtonElement,
     confirm: HtmlButtonElement,
     performance: Performance,
-    shared: Shared,
+    card: CurrentCard,
+}
+
+/// What a listener of the card heard.
+#[derive(Clone, Copy)]
+enum Input {
+    /// A click on Confirm.
+    Confirm,
+    /// A click on Cancel.
+    Cancel,
+    /// The dialog's `cancel` event (Escape and other close requests).
+    Escape,
+    /// The dialog's `close` event.
+    Close,
+    /// A key pressed inside the dialog.
+    Key,
+}
+
+impl Parts {
+    /// Drops the handler of the card shown so far: no decision reaches it after this.
+    fn forget_decision(&self) {
+        let card = &self.card;
+        card.on_decision.set(None);
+        card.generation.set(card.generation.get().wrapping_add(1));
+    }
+
+    /// The "2 of 3" line, hidden when `total` ≤ 1.
+    fn show_position(&self, position: usize, total: usize) {
+        let text = position_text(position, total);
+        self.position.set_text_content(text.as_deref());
+        set_hidden(&self.position, text.is_none());
+    }
+
+    /// Takes the card's one decision and delivers it in a microtask, after the DOM listener
+    /// that made it has returned (the callback may close, re-show or drop the layer).
+    fn decide(self: &Rc<Self>, decision: Decision) {
+        let Some(handler) = self.card.on_decision.take() else {
+            return;
+        };
+        let generation = self.card.generation.get();
+        let parts = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let still_current = parts.card.generation.get() == generation;
+            if still_current {
+                handler(decision);
+            }
+        });
+    }
+
+    /// Every listener of the card: judges `event` by what was heard (see the module docs).
+    fn hear(self: &Rc<Self>, input: Input, event: Event) {
+        match input {
+            Input::Confirm => {
+                if !event.is_trusted() {
+                    return;
+                }
+                // The event's own time (when the input happened) is stricter than "now"
+                // when the main thread was busy; fall back to now if a browser gives none.
+                let performance_now = self.performance.now();
+                let stamp = event.time_stamp();
+                let at = if stamp > 0.0 && stamp < performance_now {
+                    stamp
+                } else {
+                    performance_now
+                };
+                let card = &self.card;
+                let armed = card.confirm_allowed.get()
+                    && at - card.shown_at.get() >= card.arm_delay_ms.get()
+                    && now() < card.expires_at.get();
+                if armed {
+                    self.decide(Decision::Confirm);
+                }
+            }
+            Input::Cancel => self.decide(Decision::Cancel),
+            // Keep the dialog open and decide.
+            Input::Escape => {
+                event.prevent_default();
+                self.decide(Decision::Cancel);
+            }
+            // Closed by anything but `CardLayer::close` (which forgets the handler first): for
+            // example a browser that ignores the prevented `cancel` on a repeated Escape.
+            Input::Close => {
+                if !self.dialog.open() {
+                    self.decide(Decision::Cancel);
+                }
+            }
+            // Tab and Shift+Tab cycle between the enabled buttons (with two, both directions
+            // alternate), so focus never leaves the card for the browser's UI. The physical
+            // key counts too: WebKitGTK reports Shift+Tab (GTK's ISO_Left_Tab) as key
+            // "Unidentified", code "Tab".
+            Input::Key => {
+                // Read as properties: `key` and `code` need no bindings of their own.
+                let is_tab = get(&event, "key") == "Tab" || get(&event, "code") == "Tab";
+                if !is_tab {
+                    return;
+                }
+                event.prevent_default();
+                let cancel: &Element = &self.cancel;
+                let on_cancel = self.root.active_element().as_ref() == Some(cancel);
+                // Confirm is disabled exactly when confirming is not allowed.
+                let next = if on_cancel && self.card.confirm_allowed.get() {
+                    &self.confirm
+                } else {
+                    &self.cancel
+                };
+                let _ = next.focus();
+            }
+        }
+    }
+}
+
+/// The SDK's hard confirmation card: one host element, a closed shadow root, one reusable
+/// `<dialog>`. See the [module docs](self) for the decision rules and theming.
+pub struct CardLayer {
+    host: Element,
+    parts: Rc<Parts>,
     /// Where focus was before the card opened; restored by `close`.
-    return_focus: Option<HtmlElement>,
+    return_focus: Option<Element>,
     ticker: Option<Interval>,
     arming: Option<Timeout>,
     _listeners: [EventListener; 5],
 }
 
 /// The focused element, looking inside open shadow roots (a closed one yields its host).
-fn focused_element(document: &Document) -> Option<HtmlElement> {
+fn focused_element(document: &Document) -> Option<Element> {
     let mut element = document.active_element()?;
     while let Some(inner) = element.shadow_root().and_then(|root| root.active_element()) {
         element = inner;
     }
-    element.dyn_into().ok()
+    Some(element)
 }
 
 impl CardLayer {
-    /// Builds the card's DOM (closed) and appends its host element to `container`.
+    /// Builds the card's DOM (closed) and appends its host element to `container`; the buttons
+    /// say `labels`.
     ///
     /// Listeners are installed once here, on elements the layer keeps for its whole life.
-    pub fn new(container: &Element) -> Result<CardLayer, JsValue> {
+    pub fn new(container: &Element, labels: &Labels) -> Result<CardLayer, JsValue> {
         let performance = js::window()
             .and_then(|window| window.performance())
             .ok_or_else(|| JsValue::from_str("coworkkit: no performance clock"))?;
@@ -188,147 +287,75 @@ impl CardLayer {
                 ("aria-labelledby", "ck-title"),
                 ("aria-describedby", "ck-summary"),
             ],
-            None,
-        )?;
-        let position = el(&dialog, "p", &[("part", "position"), ("hidden", "")], None)?;
-        let title = el(
-            &dialog,
-            "h2",
-            &[("part", "title"), ("id", "ck-title")],
-            None,
-        )?;
+            "",
+        );
+        let position = el(&dialog, "p", &[("part", "position"), ("hidden", "")], "");
+        let title = el(&dialog, "h2", &[("part", "title"), ("id", "ck-title")], "");
         let summary = el(
             &dialog,
             "p",
             &[("part", "summary"), ("id", "ck-summary")],
-            None,
-        )?;
+            "",
+        );
         let notice = el(
             &dialog,
             "p",
             &[("part", "notice"), ("id", "ck-notice"), ("hidden", "")],
-            None,
-        )?;
-        let actions = el(&dialog, "div", &[("part", "actions")], None)?;
+            "",
+        );
+        let actions = el(&dialog, "div", &[("part", "actions")], "");
         // Announcing every second would drown the card out for screen-reader users.
         let countdown = el(
             &actions,
             "span",
             &[("part", "countdown"), ("aria-live", "off")],
-            None,
-        )?;
-        let button = |part| {
+            "",
+        );
+        let button = |part, text| {
             el(
                 &actions,
                 "button",
                 &[("part", part), ("type", "button")],
-                None,
+                text,
             )
         };
-        let cancel: HtmlButtonElement = button("cancel")?.unchecked_into();
-        let confirm: HtmlButtonElement = button("confirm")?.unchecked_into();
-        let dialog: HtmlDialogElement = dialog.unchecked_into();
-
-        let shared: Shared = Rc::new(RefCell::new(CurrentCard {
-            generation: 0,
-            on_decision: None,
-            shown_at: 0.0,
-            arm_delay_ms: 0.0,
-            expires_at: 0.0,
-            confirm_allowed: false,
-        }));
-
-        let on_confirm = {
-            let (shared, performance) = (shared.clone(), performance.clone());
-            EventListener::new(&confirm, "click", move |event: Event| {
-                if !event.is_trusted() {
-                    return;
-                }
-                // The event's own time (when the input happened) is stricter than "now"
-                // when the main thread was busy; fall back to now if a browser gives none.
-                let performance_now = performance.now();
-                let stamp = event.time_stamp();
-                let at = if stamp > 0.0 && stamp < performance_now {
-                    stamp
-                } else {
-                    performance_now
-                };
-                let armed = {
-                    let card = shared.borrow();
-                    card.confirm_allowed
-                        && at - card.shown_at >= card.arm_delay_ms
-                        && now() < card.expires_at
-                };
-                if armed {
-                    decide(&shared, Decision::Confirm);
-                }
-            })
-        };
-        let on_cancel = {
-            let shared = shared.clone();
-            EventListener::new(&cancel, "click", move |_| decide(&shared, Decision::Cancel))
-        };
-        // Escape (and other close requests) fire `cancel`; keep the dialog open and decide.
-        let on_escape = {
-            let shared = shared.clone();
-            EventListener::new(&dialog, "cancel", move |event: Event| {
-                event.prevent_default();
-                decide(&shared, Decision::Cancel);
-            })
-        };
-        // Closed by anything but `CardLayer::close` (which forgets the handler first): for
-        // example a browser that ignores the prevented `cancel` on a repeated Escape.
-        let on_close = {
-            let (shared, dialog) = (shared.clone(), dialog.clone());
-            EventListener::new(&dialog.clone(), "close", move |_| {
-                if !dialog.open() {
-                    decide(&shared, Decision::Cancel);
-                }
-            })
-        };
-        // Tab and Shift+Tab cycle between the enabled buttons (with two, both directions
-        // alternate), so focus never leaves the card for the browser's UI. The physical key
-        // counts too: WebKitGTK reports Shift+Tab (GTK's ISO_Left_Tab) as key "Unidentified",
-        // code "Tab".
-        let on_tab = {
-            let (root, cancel, confirm) = (root.clone(), cancel.clone(), confirm.clone());
-            EventListener::new(&dialog, "keydown", move |event: Event| {
-                let is_tab = event
-                    .dyn_ref::<KeyboardEvent>()
-                    .is_some_and(|key| key.key() == "Tab" || key.code() == "Tab");
-                if !is_tab {
-                    return;
-                }
-                event.prevent_default();
-                let cancel_element: &Element = &cancel;
-                let on_cancel = root.active_element().as_ref() == Some(cancel_element);
-                let next = if on_cancel && !confirm.disabled() {
-                    &confirm
-                } else {
-                    &cancel
-                };
-                let _ = next.focus();
-            })
-        };
-
-        container.append_child(&host)?;
-        Ok(CardLayer {
-            host,
+        let cancel = button("cancel", &labels.cancel);
+        let confirm = button("confirm", &labels.confirm);
+        let parts = Rc::new(Parts {
             root,
-            dialog,
+            dialog: dialog.unchecked_into(),
             position,
             title,
             summary,
             notice,
             countdown,
-            cancel,
-            confirm,
+            cancel: cancel.unchecked_into(),
+            confirm: confirm.unchecked_into(),
             performance,
-            shared,
+            card: CurrentCard::default(),
+        });
+
+        // One closure type for every listener, told what it hears.
+        let listen = |target: &EventTarget, kind, input| {
+            let parts = parts.clone();
+            EventListener::new(target, kind, move |event| parts.hear(input, event))
+        };
+        let (dialog, cancel, confirm) = (&parts.dialog, &parts.cancel, &parts.confirm);
+        let listeners = [
+            listen(confirm, "click", Input::Confirm),
+            listen(cancel, "click", Input::Cancel),
+            listen(dialog, "cancel", Input::Escape),
+            listen(dialog, "close", Input::Close),
+            listen(dialog, "keydown", Input::Key),
+        ];
+
+        Ok(CardLayer {
+            host,
+            parts,
             return_focus: None,
             ticker: None,
             arming: None,
-            _listeners: [on_confirm, on_cancel, on_escape, on_close, on_tab],
+            _listeners: listeners,
         })
     }
 
@@ -344,56 +371,50 @@ impl CardLayer {
         arm_delay_ms: f64,
         on_decision: Rc<dyn Fn(Decision)>,
     ) -> Result<(), JsValue> {
-        let was_open = self.dialog.open();
-        {
-            // Until the new card is in place, nothing decides anything.
-            let mut card = self.shared.borrow_mut();
-            card.on_decision = None;
-            card.generation = card.generation.wrapping_add(1);
-        }
-        self.title.set_text_content(Some(&model.title));
-        self.summary.set_text_content(Some(&model.summary));
+        let parts = &*self.parts;
+        let was_open = parts.dialog.open();
+        // Until the new card is in place, nothing decides anything.
+        parts.forget_decision();
+        parts.title.set_text_content(Some(&model.title));
+        parts.summary.set_text_content(Some(&model.summary));
         let describedby = match &model.notice {
             Some(text) => {
-                self.notice.set_text_content(Some(text));
+                parts.notice.set_text_content(Some(text));
                 "ck-summary ck-notice"
             }
             None => "ck-summary",
         };
-        set_hidden(&self.notice, model.notice.is_none());
-        self.dialog.set_attribute("aria-describedby", describedby)?;
-        self.update_position(model.position, model.total);
-        self.countdown
-            .set_text_content(Some(&countdown_text(model.expires_at - now())));
-        self.cancel.set_text_content(Some(&model.labels.cancel));
-        self.confirm.set_text_content(Some(&model.labels.confirm));
-        self.confirm.set_disabled(!model.confirm_allowed);
-        self.confirm.set_attribute("data-armed", "false")?;
+        set_hidden(&parts.notice, model.notice.is_none());
+        let _ = parts.dialog.set_attribute("aria-describedby", describedby);
+        parts.show_position(model.position, model.total);
+        let mut shown = countdown_text(model.expires_at - now());
+        parts.countdown.set_text_content(Some(&shown));
+        parts.confirm.set_disabled(!model.confirm_allowed);
+        let _ = parts.confirm.set_attribute("data-armed", "false");
 
         if !was_open {
-            let focused = self
+            let focused = parts
                 .dialog
                 .owner_document()
                 .and_then(|document| focused_element(&document));
-            self.dialog.show_modal()?;
+            parts.dialog.show_modal()?;
             self.return_focus = focused;
         }
-        let _ = self.cancel.focus();
+        let _ = parts.cancel.focus();
 
         {
-            let mut card = self.shared.borrow_mut();
-            card.on_decision = Some(on_decision);
-            card.shown_at = self.performance.now();
-            card.arm_delay_ms = arm_delay_ms;
-            card.expires_at = model.expires_at;
-            card.confirm_allowed = model.confirm_allowed;
+            let card = &parts.card;
+            card.on_decision.set(Some(on_decision));
+            card.shown_at.set(parts.performance.now());
+            card.arm_delay_ms.set(arm_delay_ms);
+            card.expires_at.set(model.expires_at);
+            card.confirm_allowed.set(model.confirm_allowed);
         }
 
         // A quarter-second tick, writing only when the text changes: the countdown follows the
         // clock rather than the timer, whose 1 s interval drifts in Firefox (it counts from
         // when each tick ran), so the card said "Expires in 0:01" after it had expired.
-        let (countdown, expires_at) = (self.countdown.clone(), model.expires_at);
-        let mut shown = countdown.text_content().unwrap_or_default();
+        let (countdown, expires_at) = (parts.countdown.clone(), model.expires_at);
         self.ticker = Some(Interval::new(250, move || {
             let text = countdown_text(expires_at - now());
             if text != shown {
@@ -401,7 +422,7 @@ impl CardLayer {
                 shown = text;
             }
         }));
-        let confirm = self.confirm.clone();
+        let confirm = parts.confirm.clone();
         self.arming = Some(timeout(arm_delay_ms, move || {
             let _ = confirm.set_attribute("data-armed", "true");
         }));
@@ -410,41 +431,36 @@ impl CardLayer {
 
     /// Updates the "2 of 3" line (hidden when `total` ≤ 1); `position` is 1-based.
     pub fn update_position(&mut self, position: usize, total: usize) {
-        let text = position_text(position, total);
-        self.position.set_text_content(text.as_deref());
-        set_hidden(&self.position, text.is_none());
+        self.parts.show_position(position, total);
     }
 
     /// Closes the card: forgets the pending handler (no decision is delivered after this),
     /// stops the countdown, closes the dialog and returns focus to the element that had it
     /// before the card opened, if that element is still in the document.
     pub fn close(&mut self) {
-        {
-            let mut card = self.shared.borrow_mut();
-            card.on_decision = None;
-            card.generation = card.generation.wrapping_add(1);
-        }
+        self.parts.forget_decision();
         self.ticker = None;
         self.arming = None;
-        if self.dialog.open() {
-            self.dialog.close();
+        if self.parts.dialog.open() {
+            self.parts.dialog.close();
         }
+        // An element that has left the document is not focusable: `focus()` does nothing.
+        // web-sys binds `focus()` on HtmlElement, but the call is a plain method call: an SVG or
+        // MathML element that had focus gets it back too.
         if let Some(element) = self.return_focus.take() {
-            if element.is_connected() {
-                let _ = element.focus();
-            }
+            let _ = element.unchecked_into::<HtmlElement>().focus();
         }
     }
 
     /// Whether the card is showing.
     pub fn is_open(&self) -> bool {
-        self.dialog.open()
+        self.parts.dialog.open()
     }
 
     /// The closed shadow root, for the crate's browser tests only.
     #[doc(hidden)]
     pub fn shadow_root_for_tests(&self) -> ShadowRoot {
-        self.root.clone()
+        self.parts.root.clone()
     }
 }
 

@@ -245,14 +245,13 @@ impl Effects {
             total: req.total,
             confirm_allowed,
             notice,
-            labels: inst.options.labels.clone(),
         };
         let mut slot = self.card.borrow_mut();
         if slot.is_none() {
             let Some(container) = inst.sdk_parent(None) else {
                 return;
             };
-            match CardLayer::new(&container) {
+            match CardLayer::new(&container, &inst.options.labels) {
                 Ok(layer) => *slot = Some(layer),
                 Err(e) => {
                     web_sys::console::error_2(&"coworkkit: could not draw the card".into(), &e);

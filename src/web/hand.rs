@@ -42,11 +42,10 @@
 //! `{type:"object", properties:{value:{type:"string"}}, required:["value"]}`.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Weak;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Document, Element, Event, HtmlButtonElement};
+use web_sys::{Document, Element, Event, EventTarget, HtmlButtonElement};
 
 use super::convert::get;
 use super::dom::{el, shadow_host};
@@ -54,6 +53,7 @@ use super::events::EventKind;
 use super::instance::Instance;
 use super::js;
 use super::listener::EventListener;
+use super::read::read_value;
 use crate::core::error::Error;
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -75,33 +75,22 @@ pub(crate) struct ElementTarget {
     operation: Operation,
 }
 
+/// The input schema of `fill` and `select` actions that declare none.
+const VALUE_SCHEMA: &str =
+    r#"{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}"#;
+
 impl ElementTarget {
     /// The input schema `fill` and `select` get when the spec declares none.
     pub(crate) fn default_schema(&self) -> Option<Schema> {
         if self.operation == Operation::Click {
             return None;
         }
-        let string = |s: &str| Value::String(s.into());
-        let spec = Value::Object(vec![
-            ("type".into(), string("object")),
-            (
-                "properties".into(),
-                Value::Object(vec![(
-                    "value".into(),
-                    Value::Object(vec![("type".into(), string("string"))]),
-                )]),
-            ),
-            ("required".into(), Value::Array(vec![string("value")])),
-        ]);
+        // Read as JSON through the reader every spec's input goes through: a text costs less
+        // than code that builds the same value.
+        let spec = js_sys::JSON::parse(VALUE_SCHEMA).ok()?;
+        let spec = read_value(&spec, usize::MAX).ok()?;
         Schema::parse(&spec).ok()
     }
-}
-
-fn invalid(name: &str, what: &str) -> Error {
-    let mut message = String::from(name);
-    message.push_str(": ");
-    message.push_str(what);
-    Error::InvalidSpec(message)
 }
 
 fn unavailable(what: &str) -> Error {
@@ -111,45 +100,34 @@ fn unavailable(what: &str) -> Error {
 }
 
 /// Reads `element` and `operation` from a spec: `None` for a `run` action. `has_run` says
-/// whether the spec has a `run`, which an element action must not have.
+/// whether the spec has a `run`, which an element action must not have. A bad spec is `Err`
+/// with what is wrong, which the registry reports as `invalid_spec` naming the action.
 pub(crate) fn read_element_spec(
     spec: &JsValue,
-    name: &str,
     has_run: bool,
-) -> Result<Option<ElementTarget>, Error> {
+) -> Result<Option<ElementTarget>, &'static str> {
     let element = get(spec, "element");
     let operation = get(spec, "operation");
     if element.is_undefined() && operation.is_undefined() {
         return Ok(None);
     }
     if has_run {
-        return Err(invalid(
-            name,
-            "an action has either run or element + operation, not both",
-        ));
+        return Err("an action has either run or element + operation, not both");
     }
     let operation = match operation.as_string().as_deref() {
         Some("click") => Operation::Click,
         Some("fill") => Operation::Fill,
         Some("select") => Operation::Select,
-        _ => {
-            return Err(invalid(
-                name,
-                "operation must be \"click\", \"fill\" or \"select\"",
-            ))
-        }
+        _ => return Err("operation must be \"click\", \"fill\" or \"select\""),
     };
     if let Some(selector) = element.as_string() {
         // A malformed selector is the app's bug: say so now, not at every call.
-        let document = document().ok_or_else(|| invalid(name, "no document"))?;
+        let document = document().ok_or("no document")?;
         if selector.is_empty() || document.query_selector(&selector).is_err() {
-            return Err(invalid(name, "element is not a valid CSS selector"));
+            return Err("element is not a valid CSS selector");
         }
     } else if !element.is_instance_of::<Element>() {
-        return Err(invalid(
-            name,
-            "element must be an Element or a selector string",
-        ));
+        return Err("element must be an Element or a selector string");
     }
     Ok(Some(ElementTarget { element, operation }))
 }
@@ -202,17 +180,17 @@ fn value_arg(args: &Value) -> Result<&str, Error> {
         .ok_or_else(|| Error::InvalidArgs("args.value: fill and select need a string value".into()))
 }
 
-/// Checks the element first, then `args.value` (for fill and select), then performs the
-/// operation when both pass.
-fn perform(target: &ElementTarget, args: &Value) -> Result<JsValue, Error> {
-    let value = match target.operation {
-        Operation::Click => Ok(None),
-        _ => value_arg(args).map(Some),
+/// Checks the element first, then `args.value` (for fill and select; `None` is not judged
+/// yet), then performs the operation when both pass and `act` asks for it.
+fn perform(target: &ElementTarget, args: Option<&Value>, act: bool) -> Result<JsValue, Error> {
+    let value = match (target.operation, args) {
+        (Operation::Click, _) | (_, None) => Ok(None),
+        (_, Some(args)) => value_arg(args).map(Some),
     };
     let done = check(
         target,
         value.as_ref().ok().copied().flatten(),
-        value.is_ok(),
+        act && value.is_ok(),
     )?;
     value.map(|_| done)
 }
@@ -271,21 +249,41 @@ struct Switch {
 /// listener. (Whether it is armed is the engine's: element actions are gated there.)
 #[derive(Default)]
 pub(crate) struct HandMode {
-    badge: RefCell<Option<Badge>>,
+    badge: Cell<Option<Badge>>,
     switches: RefCell<Vec<Switch>>,
     next_switch: Cell<u32>,
-    visibility: RefCell<Option<EventListener>>,
+    visibility: Cell<Option<EventListener>>,
 }
 
-/// Runs `f` on the instance in a microtask: DOM listeners use this so that whatever `f`
-/// triggers (app listeners of `handmode`, `dispose()`) may drop the listener that called it.
-fn later(weak: &Weak<Instance>, f: impl FnOnce(&Instance) + 'static) {
-    let weak = weak.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        if let Some(inst) = weak.upgrade() {
-            f(&inst);
-        }
-    });
+/// What a Hand-mode listener heard.
+#[derive(Clone, Copy)]
+enum Heard {
+    /// A click on the badge's Stop.
+    Stop,
+    /// A click on a switch.
+    Switch,
+    /// The page's `visibilitychange`.
+    Visibility,
+}
+
+/// Listens for `kind` on `target` with the one closure type every Hand-mode listener shares.
+/// The instance hears it in a microtask ([`HandMode::hear`]), so that whatever that triggers
+/// (app listeners of `handmode`, `dispose()`) may drop the listener that called it.
+fn listen(
+    inst: &Instance,
+    target: &EventTarget,
+    kind: &'static str,
+    heard: Heard,
+) -> EventListener {
+    let weak = inst.me.clone();
+    EventListener::new(target, kind, move |event: Event| {
+        let (weak, trusted) = (weak.clone(), event.is_trusted());
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Some(inst) = weak.upgrade() {
+                inst.hand.hear(&inst, heard, trusted);
+            }
+        });
+    })
 }
 
 /// `navigator.userActivation.isActive`; false (fail closed) where the browser lacks it.
@@ -318,21 +316,21 @@ impl HandMode {
         let badge = if armed { badge(inst) } else { None };
         let old = self.badge.replace(badge);
         drop(old);
-        if armed && self.visibility.borrow().is_none() {
-            if let Some(document) = document() {
-                let weak = inst.me.clone();
-                let listener =
-                    EventListener::new(&document.clone(), "visibilitychange", move |_| {
-                        if document.hidden() {
-                            later(&weak, |inst| inst.hand.set(inst, false));
-                        }
-                    });
-                *self.visibility.borrow_mut() = Some(listener);
-            }
+        if armed {
+            // Made on the first arming, kept until `dispose()`.
+            let listener = self.visibility.take().or_else(|| {
+                let document = document()?;
+                Some(listen(
+                    inst,
+                    &document,
+                    "visibilitychange",
+                    Heard::Visibility,
+                ))
+            });
+            self.visibility.set(listener);
         }
-        let checked = if armed { "true" } else { "false" };
         for switch in self.switches.borrow().iter() {
-            let _ = switch.button.set_attribute("aria-checked", checked);
+            let _ = switch.button.set_attribute("aria-checked", checked(armed));
         }
         inst.events
             .emit(EventKind::HandMode, &JsValue::from_bool(armed));
@@ -353,38 +351,22 @@ impl HandMode {
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the switch in"))?;
         let (host, root) = shadow_host(&parent, "coworkkit-switch", "switch", CSS)?;
         let host = Host(host);
-        let checked = if inst.engine.borrow().hand_mode() {
-            "true"
-        } else {
-            "false"
-        };
         let attrs = [
             ("part", "switch"),
             ("type", "button"),
             ("role", "switch"),
-            ("aria-checked", checked),
+            ("aria-checked", checked(inst.engine.borrow().hand_mode())),
         ];
-        let button: HtmlButtonElement = el(&root, "button", &attrs, None)?.unchecked_into();
-        el(&button, "span", &[("part", "track")], None)?;
+        let button: HtmlButtonElement = el(&root, "button", &attrs, "").unchecked_into();
+        el(&button, "span", &[("part", "track")], "");
         el(
             &button,
             "span",
             &[("part", "label")],
-            Some("Let the agent use this page"),
-        )?;
-        parent.append_child(&host.0)?;
-        let weak = inst.me.clone();
+            "Let the agent use this page",
+        );
         // Arming needs a real person: a trusted click, whose activation `arm` checks.
-        let click = EventListener::new(&button, "click", move |event: Event| {
-            let trusted = event.is_trusted();
-            later(&weak, move |inst| {
-                if inst.engine.borrow().hand_mode() {
-                    inst.hand.set(inst, false);
-                } else if trusted {
-                    let _ = inst.hand.arm(inst);
-                }
-            });
-        });
+        let click = listen(inst, &button, "click", Heard::Switch);
         let id = self.next_switch.get();
         self.next_switch.set(id.wrapping_add(1));
         self.switches.borrow_mut().push(Switch {
@@ -423,13 +405,7 @@ impl HandMode {
             engine.action(name)?.0
         };
         let target = inst.registry.with(id, |a| a.element.clone()).flatten()?;
-        let value = match (target.operation, args) {
-            (Operation::Click, _) | (_, None) => Ok(None),
-            (_, Some(args)) => value_arg(args).map(Some),
-        };
-        check(&target, value.as_ref().ok().copied().flatten(), false)
-            .err()
-            .or(value.err())
+        perform(&target, args, false).err()
     }
 
     /// Performs an element action's operation on its target, checking Hand mode and the
@@ -444,7 +420,27 @@ impl HandMode {
             return Err(Error::HandModeOff);
         }
         // No borrow is held: the events run the app's handlers, which may call back in.
-        perform(target, args)
+        perform(target, Some(args), true)
+    }
+
+    /// What a listener of [`listen`] heard, in the microtask after it.
+    fn hear(&self, inst: &Instance, heard: Heard, trusted: bool) {
+        match heard {
+            // Stopping is always safe, so any click counts.
+            Heard::Stop => self.set(inst, false),
+            Heard::Switch => {
+                if inst.engine.borrow().hand_mode() {
+                    self.set(inst, false);
+                } else if trusted {
+                    let _ = self.arm(inst);
+                }
+            }
+            Heard::Visibility => {
+                if document().is_some_and(|d| d.hidden()) {
+                    self.set(inst, false);
+                }
+            }
+        }
     }
 
     /// Removes the badge and the switches and disarms (from `dispose()`).
@@ -461,37 +457,40 @@ impl HandMode {
     }
 }
 
+/// `aria-checked` of a switch.
+fn checked(armed: bool) -> &'static str {
+    if armed {
+        "true"
+    } else {
+        "false"
+    }
+}
+
 /// The badge, drawn into the SDK's parent; `None` (logged) when it cannot be.
 fn badge(inst: &Instance) -> Option<Badge> {
     let parent = inst.sdk_parent(None)?;
-    let build = || -> Result<Badge, JsValue> {
+    let draw = || -> Result<Badge, JsValue> {
         let (host, root) = shadow_host(&parent, "coworkkit-hand", "hand", CSS)?;
         let host = Host(host);
-        let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], None)?;
+        let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], "");
         el(
             &badge,
             "span",
             &[("part", "label")],
-            Some("The agent may use this page"),
-        )?;
+            "The agent may use this page",
+        );
         let stop = el(
             &badge,
             "button",
             &[("part", "stop"), ("type", "button")],
-            Some("Stop"),
-        )?;
-        parent.append_child(&host.0)?;
-        // Stopping is always safe, so any click counts.
-        let weak = inst.me.clone();
-        let stop = EventListener::new(&stop, "click", move |_| {
-            later(&weak, |inst| inst.hand.set(inst, false));
-        });
+            "Stop",
+        );
         Ok(Badge {
             _host: host,
-            _stop: stop,
+            _stop: listen(inst, &stop, "click", Heard::Stop),
         })
     };
-    build()
+    draw()
         .map_err(|e| web_sys::console::error_2(&"coworkkit: could not draw the badge".into(), &e))
         .ok()
 }

@@ -55,20 +55,15 @@ impl Entropy for WebCrypto {
     }
 }
 
-/// What a released handle was: the first argument of the instance's one `release` function.
-#[derive(Clone, Copy)]
-pub(crate) enum Release {
-    /// An action's disposer.
-    Action = 0,
-    /// A listener's unsubscribe function.
-    Subscriber,
-    /// The `dispose()` of a mounted Hand-mode switch.
-    Switch,
-    /// The `dispose()` of a mounted Watch panel.
-    Panel,
-    /// The `dispose()` of a WebMCP exposure.
-    Exposure,
-}
+/// What a released handle was: the argument of the instance's one `release` function.
+const RELEASE_ACTION: u32 = 0;
+const RELEASE_SUBSCRIBER: u32 = 1;
+pub(crate) const RELEASE_SWITCH: u32 = 2;
+pub(crate) const RELEASE_PANEL: u32 = 3;
+pub(crate) const RELEASE_EXPOSURE: u32 = 4;
+/// Not a release: a Watch panel's JSON Lines (its handle's `jsonLines()`), through the same
+/// function.
+pub(crate) const PANEL_JSON_LINES: u32 = 5;
 
 /// The state of one instance, shared (weakly) with every closure the browser holds.
 pub(crate) struct Instance {
@@ -93,9 +88,11 @@ pub(crate) struct Instance {
     /// `const ck` that no later code reads), and the finalizer of the `Coworkkit` wrapper would
     /// then drop the instance, its card and its timers with it.
     held: RefCell<Option<Rc<Instance>>>,
-    /// One JS function per instance, `(kind, id) => void`, that every disposer and unsubscribe
-    /// function it hands out is bound to (`Function.prototype.bind`): a Rust closure per
-    /// registration would stay alive until JavaScript happened to collect the handle.
+    /// One JS function per instance, `(kind, id) => value`, that action disposers, unsubscribe
+    /// functions and the methods of the switch's, the Watch panel's and a WebMCP exposure's
+    /// handles are bound to
+    /// (`Function.prototype.bind`): a Rust closure per registration would stay alive until
+    /// JavaScript happened to collect the handle.
     release: Function,
 }
 
@@ -117,9 +114,12 @@ impl Instance {
         let abort = AbortController::new()?;
         let instance = Rc::new_cyclic(|me: &Weak<Instance>| {
             let weak = me.clone();
-            let release = Closure::<dyn Fn(u32, f64)>::new(move |kind, id| {
-                if let Some(inst) = weak.upgrade() {
-                    inst.release(kind, id);
+            let release = Closure::<dyn Fn(u32, f64) -> JsValue>::new(move |kind, id| {
+                match weak.upgrade() {
+                    Some(inst) => inst.release(kind, id),
+                    // Once the instance is gone, so are its panels and their rows.
+                    None if kind == PANEL_JSON_LINES => JsValue::from_str(""),
+                    None => JsValue::UNDEFINED,
                 }
             });
             Instance {
@@ -167,31 +167,42 @@ impl Instance {
         Ok((id, name))
     }
 
-    /// A handle's disposer (or a listener's unsubscribe function): the instance's `release`
-    /// bound to what it releases.
-    pub(crate) fn releaser(&self, kind: Release, id: u64) -> JsValue {
+    /// An action's disposer: the instance's `release` bound to the action's id.
+    pub(crate) fn disposer(&self, id: ActionId) -> JsValue {
+        self.bound_release(RELEASE_ACTION, id.as_u64() as f64)
+    }
+
+    /// A listener's unsubscribe function.
+    pub(crate) fn unsubscriber(&self, id: u32) -> JsValue {
+        self.bound_release(RELEASE_SUBSCRIBER, f64::from(id))
+    }
+
+    pub(crate) fn bound_release(&self, kind: u32, id: f64) -> JsValue {
         self.release
-            .bind2(&JsValue::NULL, &(kind as u32).into(), &(id as f64).into())
+            .bind2(&JsValue::NULL, &kind.into(), &id.into())
             .into()
     }
 
-    /// What `release` does: unregister an action, drop a listener, unmount a switch or a
-    /// panel, withdraw an exposure's tools. Idempotent.
-    fn release(&self, kind: u32, id: f64) {
+    /// What `release` does: unregister an action, drop a listener, remove a switch or a panel,
+    /// withdraw an exposure's tools (each idempotent), or read a panel's JSON Lines.
+    fn release(&self, kind: u32, id: f64) -> JsValue {
         match kind {
-            k if k == Release::Action as u32 => {
+            RELEASE_SUBSCRIBER => self.events.unsubscribe(id as u32),
+            RELEASE_SWITCH => self.hand.unmount_switch(id as u32),
+            RELEASE_PANEL => self.watch.unmount(id as u32),
+            RELEASE_EXPOSURE => {
+                self.model_contexts.dispose_exposure(id as u32);
+                self.hold_while_owing();
+            }
+            PANEL_JSON_LINES => return self.watch.json_lines(id as u32).into(),
+            RELEASE_ACTION => {
                 if let Some(action) = self.registry.find_raw(id) {
                     self.undefine(action);
                 }
             }
-            k if k == Release::Subscriber as u32 => self.events.unsubscribe(id as u32),
-            k if k == Release::Switch as u32 => self.hand.unmount_switch(id as u32),
-            k if k == Release::Panel as u32 => self.watch.unmount(id as u32),
-            _ => {
-                self.model_contexts.dispose_exposure(id as u32);
-                self.hold_while_owing();
-            }
+            _ => {}
         }
+        JsValue::UNDEFINED
     }
 
     fn undefine(&self, id: ActionId) {

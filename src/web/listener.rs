@@ -23,7 +23,12 @@ impl EventListener {
         kind: &'static str,
         callback: impl FnMut(Event) + 'static,
     ) -> Self {
-        let closure = Closure::<dyn FnMut(Event)>::new(callback);
+        Self::boxed(target, kind, Box::new(callback))
+    }
+
+    /// The registration itself, built once for every closure type.
+    fn boxed(target: &EventTarget, kind: &'static str, callback: Box<dyn FnMut(Event)>) -> Self {
+        let closure = Closure::wrap(callback);
         let _ = target.add_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
         EventListener {
             target: target.clone(),

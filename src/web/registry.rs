@@ -164,7 +164,7 @@ pub(crate) fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> 
     let (schema, input) = read_input(spec, &name)?;
     let run = read_function(spec, &name, "run")?;
     let summary = read_function(spec, &name, "confirmationSummary")?;
-    let element = read_element_spec(spec, &name, run.is_some())?;
+    let element = read_element_spec(spec, run.is_some()).map_err(|what| spec_error(&name, what))?;
     let schema = match (schema, &element) {
         (None, Some(target)) => target.default_schema(),
         (schema, _) => schema,

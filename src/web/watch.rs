@@ -23,13 +23,12 @@
 //! call came through, with `data-via`), `outcome`, `duration`, `args`.
 
 use std::cell::{Cell, RefCell};
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 
 use js_sys::JSON;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Element, Node};
+use web_sys::Element;
 
 use super::convert::get;
 use super::dom::{el, set_hidden, shadow_host};
@@ -70,7 +69,19 @@ const CSS: &str = concat!(
     "overflow:auto}",
 );
 
-/// What each row keeps beside its text: the record as delivered, and its `<li>`.
+/// A row's cells after the `<li>`, in [`WatchRow::cells`] order: tag, part, and the `data-`
+/// attribute that repeats the cell's text (none when empty).
+const CELLS: [(&str, &str, &str); 7] = [
+    ("time", "time", ""),
+    ("span", "action", ""),
+    ("span", "chip control", "data-control"),
+    ("span", "chip gate", "data-gate"),
+    ("span", "via", "data-via"),
+    ("span", "outcome", ""),
+    ("span", "duration", ""),
+];
+
+/// What the model keeps of each row: the record as delivered, and its `<li>`.
 struct RowPayload {
     record: JsValue,
     li: Element,
@@ -85,9 +96,6 @@ pub(crate) struct PanelState {
 }
 
 type Shared = Rc<RefCell<PanelState>>;
-
-/// A panel's state, for its handle's `jsonLines()`; gone once the panel is.
-pub(crate) type PanelRef = Weak<RefCell<PanelState>>;
 
 /// One mounted panel: its host (removed on drop), its state and its listeners.
 struct Panel {
@@ -111,11 +119,10 @@ pub(crate) struct WatchPanels {
 }
 
 impl WatchPanels {
-    /// Draws a panel into `parent`; returns its id (for [`unmount`](Self::unmount)) and its
-    /// state (for `jsonLines()`).
-    pub(crate) fn mount(&self, parent: &Element) -> Result<(u32, PanelRef), JsValue> {
+    /// Draws a panel into `parent`; returns its id (for [`unmount`](Self::unmount) and
+    /// [`json_lines`](Self::json_lines)).
+    pub(crate) fn mount(&self, parent: &Element) -> Result<u32, JsValue> {
         let (host, state, listeners) = build_panel(parent)?;
-        let state_ref = Rc::downgrade(&state);
         let id = self.next.get();
         self.next.set(id.wrapping_add(1));
         self.list.borrow_mut().push(Panel {
@@ -124,7 +131,7 @@ impl WatchPanels {
             state,
             _listeners: listeners,
         });
-        Ok((id, state_ref))
+        Ok(id)
     }
 
     /// Removes a panel; a second call does nothing.
@@ -141,13 +148,19 @@ impl WatchPanels {
     /// Shows `record` (`js` is the object `onActionRecord` receives) on every panel.
     pub(crate) fn feed<R>(&self, record: &ActionRecord<R>, js: &JsValue) {
         for panel in self.list.borrow().iter() {
-            if let Err(e) = panel.state.borrow_mut().push(record, js) {
-                web_sys::console::error_2(
-                    &"coworkkit: the Watch panel could not draw a row".into(),
-                    &e,
-                );
-            }
+            panel.state.borrow_mut().push(record, js);
         }
+    }
+
+    /// What a panel's handle's `jsonLines()` reads: its JSON Lines, or nothing once it is gone.
+    pub(crate) fn json_lines(&self, id: u32) -> String {
+        // The list is not borrowed while records print: a record's `toJSON` may run app code,
+        // which may dispose of panels.
+        let state = {
+            let list = self.list.borrow();
+            list.iter().find(|p| p.id == id).map(|p| p.state.clone())
+        };
+        state.map(|s| s.borrow().json_lines()).unwrap_or_default()
     }
 
     /// Removes every panel (from `dispose()`).
@@ -157,75 +170,47 @@ impl WatchPanels {
     }
 }
 
-/// What a panel's handle reads: its JSON Lines, or nothing once it is gone.
-pub(crate) fn json_lines(panel: &PanelRef) -> String {
-    panel
-        .upgrade()
-        .map(|state| state.borrow().json_lines())
-        .unwrap_or_default()
-}
-
 impl PanelState {
-    fn push<R>(&mut self, record: &ActionRecord<R>, js: &JsValue) -> Result<(), JsValue> {
+    fn push<R>(&mut self, record: &ActionRecord<R>, js: &JsValue) {
         let gate = record.gate.as_str();
         // Made at the end of the list, then moved to the top: newest first.
-        let first = self.rows.first_child();
         let li = el(
             &self.rows,
             "li",
             &[("part", "row"), ("data-gate", gate)],
-            None,
-        )?;
-        let tz = js_sys::Date::new(&record.settled_at.into()).get_timezone_offset();
-        let row = WatchRow::from_record(
-            record,
-            tz,
-            RowPayload {
-                record: js.clone(),
-                li: li.clone(),
-            },
+            "",
         );
-        let text = |parent: &Node, tag, attrs: &[(&str, &str)], value: &str| {
-            el(parent, tag, attrs, Some(value))
-        };
-        text(&li, "time", &[("part", "time")], &row.time)?;
-        text(&li, "span", &[("part", "action")], &row.action)?;
-        let control = row.control.as_str();
-        let control_attrs = [("part", "chip control"), ("data-control", control)];
-        text(&li, "span", &control_attrs, control)?;
-        text(
-            &li,
-            "span",
-            &[("part", "chip gate"), ("data-gate", gate)],
-            gate,
-        )?;
-        let via = row.via.as_str();
-        text(&li, "span", &[("part", "via"), ("data-via", via)], via)?;
-        text(&li, "span", &[("part", "outcome")], &row.outcome)?;
-        text(&li, "span", &[("part", "duration")], &row.duration)?;
-        let details = el(&li, "details", &[("part", "args")], None)?;
-        text(&details, "summary", &[], "args")?;
+        let tz = js_sys::Date::new(&record.settled_at.into()).get_timezone_offset();
+        let row = WatchRow::from_record(record, tz);
+        for ((tag, part, data), text) in CELLS.iter().zip(row.cells()) {
+            el(&li, tag, &[("part", part), (data, text)], text);
+        }
+        let details = el(&li, "details", &[("part", "args")], "");
+        el(&details, "summary", &[], "args");
         let args =
             JSON::stringify_with_replacer_and_space(&get(js, "args"), &JsValue::NULL, &2.into())
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-        text(&details, "pre", &[], &args)?;
+        el(&details, "pre", &[], &args);
 
-        let pushed = self.model.push(row);
+        let payload = RowPayload {
+            record: js.clone(),
+            li: li.clone(),
+        };
+        let pushed = self.model.push(record.gate, payload);
         set_hidden(&li, !pushed.visible);
-        self.rows.insert_before(&li, first.as_ref())?;
+        let _ = self.rows.prepend_with_node_1(&li);
         if let Some(old) = pushed.evicted {
-            old.payload.li.remove();
+            old.li.remove();
         }
         self.show_counts();
-        Ok(())
     }
 
     fn show_counts(&self) {
         for (gate, _, count) in &self.filters {
             let n = gate.map_or(self.model.total(), |g| self.model.count(g));
-            count.set_text_content(Some(&n.to_string()));
+            count.set_text_content(Some(&js::number_text(n as f64)));
         }
     }
 
@@ -234,8 +219,8 @@ impl PanelState {
         for (g, button, _) in &self.filters {
             let _ = button.set_attribute("aria-pressed", if *g == gate { "true" } else { "false" });
         }
-        for row in self.model.rows() {
-            set_hidden(&row.payload.li, !self.model.matches(row.gate));
+        for (gate, row) in self.model.rows() {
+            set_hidden(&row.li, !self.model.matches(*gate));
         }
     }
 
@@ -257,18 +242,24 @@ fn copy_to_clipboard(text: &str) {
     let Some(window) = js::window() else {
         return;
     };
-    let clipboard = get(&window.navigator(), "clipboard");
-    let Ok(write) = get(&clipboard, "writeText").dyn_into::<js_sys::Function>() else {
+    // `undefined` outside a secure context.
+    let clipboard = window.navigator().clipboard();
+    if clipboard.is_undefined() {
         return;
-    };
-    if let Ok(promise) = write.call1(&clipboard, &text.into()) {
-        if let Ok(promise) = promise.dyn_into::<js_sys::Promise>() {
-            // Awaited so that a refused write is handled, not an unhandled rejection.
-            wasm_bindgen_futures::spawn_local(async move {
-                let _ = JsFuture::from(promise).await;
-            });
-        }
     }
+    let promise = clipboard.write_text(text);
+    // Awaited so that a refused write is handled, not an unhandled rejection.
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = JsFuture::from(promise).await;
+    });
+}
+
+/// What a panel button does.
+#[derive(Clone, Copy)]
+enum ButtonAction {
+    Copy,
+    /// Show one gate; `None` is "All".
+    Filter(Option<Gate>),
 }
 
 fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>), JsValue> {
@@ -277,21 +268,16 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
         &root,
         "section",
         &[("part", "panel"), ("aria-label", "Agent activity")],
-        None,
-    )?;
-    let header = el(&section, "header", &[], None)?;
-    el(
-        &header,
-        "h2",
-        &[("part", "heading")],
-        Some("Agent activity"),
-    )?;
+        "",
+    );
+    let header = el(&section, "header", &[], "");
+    el(&header, "h2", &[("part", "heading")], "Agent activity");
     let copy = el(
         &header,
         "button",
         &[("part", "copy"), ("type", "button")],
-        Some("Copy JSON Lines"),
-    )?;
+        "Copy JSON Lines",
+    );
     let bar = el(
         &section,
         "div",
@@ -300,8 +286,8 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
             ("role", "group"),
             ("aria-label", "Filter by gate"),
         ],
-        None,
-    )?;
+        "",
+    );
     let mut filters = Vec::with_capacity(RECORD_GATES.len() + 1);
     for gate in std::iter::once(None).chain(RECORD_GATES.iter().copied().map(Some)) {
         let name = gate.map_or("all", Gate::as_str);
@@ -312,41 +298,34 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
             ("data-gate", name),
             ("aria-pressed", pressed),
         ];
-        let button = el(&bar, "button", &attrs, None)?;
-        el(&button, "span", &[], Some(name))?;
-        button.append_with_str_1(" ")?;
-        let count = el(&button, "span", &[("part", "count")], Some("0"))?;
+        let button = el(&bar, "button", &attrs, "");
+        el(&button, "span", &[], name);
+        let _ = button.append_with_str_1(" ");
+        let count = el(&button, "span", &[("part", "count")], "0");
         filters.push((gate, button, count));
     }
-    let rows = el(&section, "ol", &[("part", "rows")], None)?;
+    let rows = el(&section, "ol", &[("part", "rows")], "");
     let state: Shared = Rc::new(RefCell::new(PanelState {
         model: WatchModel::new(WATCH_ROWS_MAX),
         rows,
         filters,
     }));
 
-    let mut listeners = Vec::with_capacity(RECORD_GATES.len() + 2);
-    let weak = Rc::downgrade(&state);
-    listeners.push(EventListener::new(&copy, "click", move |_| {
-        if let Some(state) = weak.upgrade() {
-            let lines = state.borrow().json_lines();
-            copy_to_clipboard(&lines);
-        }
-    }));
-    let buttons: Vec<(Option<Gate>, Element)> = state
-        .borrow()
-        .filters
-        .iter()
-        .map(|(g, b, _)| (*g, b.clone()))
-        .collect();
-    for (gate, button) in buttons {
+    // One closure type for every button, told which button it serves.
+    let listen = |button: &Element, action: ButtonAction| {
         let weak = Rc::downgrade(&state);
-        listeners.push(EventListener::new(&button, "click", move |_| {
+        EventListener::new(button, "click", move |_| {
             if let Some(state) = weak.upgrade() {
-                state.borrow_mut().set_filter(gate);
+                match action {
+                    ButtonAction::Copy => copy_to_clipboard(&state.borrow().json_lines()),
+                    ButtonAction::Filter(gate) => state.borrow_mut().set_filter(gate),
+                }
             }
-        }));
+        })
+    };
+    let mut listeners = vec![listen(&copy, ButtonAction::Copy)];
+    for (gate, button, _) in &state.borrow().filters {
+        listeners.push(listen(button, ButtonAction::Filter(*gate)));
     }
-    parent.append_child(&host)?;
     Ok((host, state, listeners))
 }
