@@ -175,19 +175,30 @@ impl<T> WatchModel<T> {
         self.counts.iter().sum()
     }
 
+    /// The payloads of the rows that pass the filter, oldest first (log order).
+    pub fn passing(&self) -> impl Iterator<Item = &T> {
+        self.rows
+            .iter()
+            .filter(|(gate, _)| self.matches(*gate))
+            .map(|(_, payload)| payload)
+    }
+
     /// JSON Lines of the rows that pass the filter, oldest first (log order): `line` turns a
     /// row's payload into one line of JSON (it must not contain a newline); every line ends
     /// with `\n`. Empty when no row passes.
-    pub fn json_lines(&self, mut line: impl FnMut(&T) -> String) -> String {
-        let mut out = String::new();
-        for (gate, payload) in &self.rows {
-            if self.matches(*gate) {
-                out.push_str(&line(payload));
-                out.push('\n');
-            }
-        }
-        out
+    pub fn json_lines(&self, line: impl FnMut(&T) -> String) -> String {
+        lines(self.passing().map(line))
     }
+}
+
+/// Each of `lines` followed by `\n`.
+pub fn lines(lines: impl Iterator<Item = String>) -> String {
+    let mut out = String::new();
+    for line in lines {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
 
 /// `ok`, `error: <code>`, `not run: <reason>` (or `not run` without a reason).

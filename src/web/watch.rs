@@ -35,7 +35,7 @@ use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
 use crate::core::record::{ActionRecord, Gate};
-use crate::core::watch::{WatchModel, WatchRow, RECORD_GATES, WATCH_ROWS_MAX};
+use crate::core::watch::{lines, WatchModel, WatchRow, RECORD_GATES, WATCH_ROWS_MAX};
 
 const CSS: &str = concat!(
     ":host{all:initial;display:block}",
@@ -160,7 +160,7 @@ impl WatchPanels {
             let list = self.list.borrow();
             list.iter().find(|p| p.id == id).map(|p| p.state.clone())
         };
-        state.map(|s| s.borrow().json_lines()).unwrap_or_default()
+        state.map(|s| json_lines(&s)).unwrap_or_default()
     }
 
     /// Removes every panel (from `dispose()`).
@@ -223,17 +223,25 @@ impl PanelState {
             set_hidden(&row.li, !self.model.matches(*gate));
         }
     }
+}
 
-    /// The kept records that pass the filter, oldest first, each as `JSON.stringify` prints
-    /// the very object the app's sink received (`null` when it cannot: a `BigInt` result).
-    fn json_lines(&self) -> String {
-        self.model.json_lines(|row| {
-            JSON::stringify(&row.record)
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_else(|| "null".into())
-        })
-    }
+/// The kept records that pass the panel's filter, oldest first, each as `JSON.stringify` prints
+/// the very object the app's sink received (`null` when it cannot: a `BigInt` result). The
+/// state is not borrowed while they print: a run's result may have a `toJSON`, app code that
+/// may call the SDK and so feed this very panel.
+fn json_lines(state: &Shared) -> String {
+    let records: Vec<JsValue> = state
+        .borrow()
+        .model
+        .passing()
+        .map(|row| row.record.clone())
+        .collect();
+    lines(records.iter().map(|record| {
+        JSON::stringify(record)
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or_else(|| "null".into())
+    }))
 }
 
 /// Writes `text` to `navigator.clipboard` when the page may; a refusal is ignored (the text
@@ -317,7 +325,7 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
         EventListener::new(button, "click", move |_| {
             if let Some(state) = weak.upgrade() {
                 match action {
-                    ButtonAction::Copy => copy_to_clipboard(&state.borrow().json_lines()),
+                    ButtonAction::Copy => copy_to_clipboard(&json_lines(&state)),
                     ButtonAction::Filter(gate) => state.borrow_mut().set_filter(gate),
                 }
             }

@@ -197,6 +197,32 @@ test("Copy JSON Lines writes valid JSON Lines equal to the records delivered to 
   assert.deepEqual(p.problems, []);
 });
 
+test("a result whose toJSON calls the SDK while JSON Lines print: the panel takes the new row, nothing breaks", async () => {
+  const p = await page();
+  const out = await p.evaluate(async () => {
+    // App code inside JSON.stringify: a run's result whose toJSON invokes an action, which
+    // records, which feeds the very panel whose lines are printing.
+    let reentered = 0;
+    window.ck.defineAction({
+      name: "readTricky", description: "Read.",
+      run: () => ({ toJSON() { reentered += 1; window.ck.invoke({ name: "readNote", args: { n: 9 } }); return { tricky: true }; } }),
+    });
+    await window.ck.invoke({ name: "readTricky" });
+    const first = window.panel.jsonLines();
+    await new Promise((r) => setTimeout(r, 0));
+    const after = await window.ck.invoke({ name: "readNote", args: { n: 2 } });
+    return { first, reentered, gate: after.gate, second: window.panel.jsonLines(), records: window.records.length };
+  });
+  assert.equal(out.reentered, 1);
+  assert.deepEqual(out.first.trim().split("\n").map((l) => JSON.parse(l).outcome), [{ status: "ok", value: { tricky: true } }]);
+  assert.equal(out.gate, "fired", "the SDK still answers");
+  // The second print re-enters once more: its call's record comes after the three it prints.
+  assert.equal(out.second.trim().split("\n").length, 3);
+  assert.equal(out.records, 4, "the calls made from toJSON were recorded too");
+  assert.equal((await rows(p)).length, 4);
+  assert.deepEqual(p.problems, []);
+});
+
 test("dispose() of the handle or the instance removes the panel; a disposed panel stops receiving", async () => {
   const p = await page();
   const second = await p.evaluate(() => {
