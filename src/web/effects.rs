@@ -131,7 +131,7 @@ impl Effects {
                 approver,
                 ..
             } => {
-                let call_id = id_js(&call_id, &host_call_id);
+                let call_id = host_call_id.unwrap_or_else(|| JsValue::from_str(&call_id));
                 run(
                     inst, call, action, &call_id, control, &args, snapshot, approver,
                 );
@@ -423,14 +423,18 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
         RecordOutcome::Error { code, message } => (&u, code_number(code), Some(message.clone())),
         RecordOutcome::NotRun => (&u, None, None),
     };
+    let mut written = (JsValue::UNDEFINED, JsValue::UNDEFINED);
     let args = match &r.snapshot {
-        Some(snapshot) => snapshot.clone(),
-        None => write_frozen(&r.args),
+        Some(snapshot) => snapshot,
+        None => {
+            written.0 = write_frozen(&r.args);
+            &written.0
+        }
     };
     js::record(
         r.seq as f64,
         &inst.session_js,
-        &id_js(&r.call_id, &r.host_call_id),
+        id_js(&r.call_id, &r.host_call_id, &mut written.1),
         &inst.registry.name_js(&r.action),
         r.control as u8,
         r.control_source as u8,
@@ -439,7 +443,7 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
         value,
         code,
         message,
-        &args,
+        args,
         &r.approver.as_ref().map_or(JsValue::UNDEFINED, approver_js),
         r.reason.and_then(code_number),
         r.via as u8,
@@ -460,13 +464,13 @@ type OutcomeBuilder<T> =
 
 /// Hands an outcome's fields to one of the outcome builders of `objects.js`.
 fn outcome_parts<T>(outcome: &Outcome<JsValue>, build: OutcomeBuilder<T>) -> T {
-    let u = JsValue::UNDEFINED;
+    let (u, mut written) = (JsValue::UNDEFINED, JsValue::UNDEFINED);
     let error = match &outcome.error {
         Some((code, message)) => js::error(code_number(code), message),
-        None => u.clone(),
+        None => JsValue::UNDEFINED,
     };
     build(
-        &id_js(&outcome.call_id, &outcome.host_call_id),
+        id_js(&outcome.call_id, &outcome.host_call_id, &mut written),
         outcome.gate as u8,
         outcome.ok,
         outcome.result.as_ref().unwrap_or(&u),
@@ -476,11 +480,14 @@ fn outcome_parts<T>(outcome: &Outcome<JsValue>, build: OutcomeBuilder<T>) -> T {
     )
 }
 
-/// A call id's JS string: the one the call came with, else written out.
-fn id_js(text: &str, host: &Option<JsValue>) -> JsValue {
+/// A call id's JS string: the one the call came with, else written out into `written`.
+fn id_js<'a>(text: &str, host: &'a Option<JsValue>, written: &'a mut JsValue) -> &'a JsValue {
     match host {
-        Some(js) => js.clone(),
-        None => JsValue::from_str(text),
+        Some(js) => js,
+        None => {
+            *written = JsValue::from_str(text);
+            written
+        }
     }
 }
 
