@@ -32,10 +32,11 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"
  * @param {number} d
  */
 export function ckCallId(a, b, c, d) {
-  let id = CALL_ID_PREFIX;
-  for (const w of [a, b, c, d]) id += HEX[w >>> 24] + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
-  return id;
+  return CALL_ID_PREFIX + hexWord(a) + hexWord(b) + hexWord(c) + hexWord(d);
 }
+
+/** @param {number} w a 32-bit word, as eight hex digits */
+const hexWord = (w) => HEX[w >>> 24] + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
 
 /**
  * `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.

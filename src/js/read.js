@@ -62,7 +62,9 @@ import {
  * @returns {unknown}
  */
 export function safeGet(object, key) {
-  try { return Reflect.get(/** @type {object} */ (object), key); } catch { return undefined; }
+  // What `Reflect.get` answers (`undefined` for a primitive), as a plain read, which is faster.
+  if ((typeof object !== "object" || object === null) && typeof object !== "function") return undefined;
+  try { return /** @type {Record<PropertyKey, unknown>} */ (object)[key]; } catch { return undefined; }
 }
 
 /** Set by {@link utf8Length}: whether the string it measured has a lone surrogate. */
@@ -163,8 +165,13 @@ export class ArgsReader {
     this.spent = 0;
     this.copy = copy;
     this.tape = "";
-    /** The path to the value being read, for a refusal's message. @type {(string | number)[]} */
-    this.trail = [];
+    /** Why the value is not JSON data, a `WHY_*` code; unset while it may be. @type {string | undefined} */
+    this.why = undefined;
+    /**
+     * The path to the value refused, below `args`: each container adds its step as the refusal
+     * comes back up, so a value that is read builds none.
+     */
+    this.path = "";
   }
 
   /**
@@ -174,7 +181,12 @@ export class ArgsReader {
    * @returns {unknown}
    */
   all(v) {
-    try { return this.read(v, 0); } catch (e) { if (e !== this) throw e; }
+    try {
+      return this.read(v, 0);
+    } catch (e) {
+      if (e !== this) throw e;
+      if (this.why !== undefined) this.tape = TAG_NOT_JSON + this.why + "args" + this.path;
+    }
   }
 
   /** @param {number} n */
@@ -189,8 +201,7 @@ export class ArgsReader {
    * @returns {never}
    */
   fail(why) {
-    this.tape = TAG_NOT_JSON + why + this.trail.reduce(
-      (path, k) => path + (typeof k === "number" ? "[" + k + "]" : "." + k), "args");
+    this.why = why;
     throw this;
   }
 
@@ -260,13 +271,16 @@ export class ArgsReader {
     this.tape += TAG_ARRAY + len + TAG_LENGTH_END;
     const out = this.copy ? new Array(len) : null;
     for (let i = 0; i < len; i++) {
-      this.trail.push(i);
       let item;
-      try { item = v[i]; } catch { this.fail(WHY_GETTER_THREW); }
-      if (item === undefined) this.fail(WHY_UNDEFINED);
-      item = this.read(item, depth + 1);
+      try {
+        try { item = v[i]; } catch { this.fail(WHY_GETTER_THREW); }
+        if (item === undefined) this.fail(WHY_UNDEFINED);
+        item = this.read(item, depth + 1);
+      } catch (e) {
+        if (e === this) this.path = "[" + i + "]" + this.path;
+        throw e;
+      }
       if (out) out[i] = item;
-      this.trail.pop();
     }
     this.tape += TAG_ARRAY_END;
     return out && Object.freeze(out);
@@ -293,15 +307,18 @@ export class ArgsReader {
       if (item === undefined) continue;
       const n = utf8Length(key);
       if (sawLone) key = wellFormed(key);
-      if (key.includes("\ufffd")) {
-        if ((marked ??= new Set()).has(key)) { this.trail.push(key); this.fail(WHY_DUPLICATE_KEY); }
-        marked.add(key);
+      try {
+        if (key.includes("\ufffd")) {
+          if ((marked ??= new Set()).has(key)) this.fail(WHY_DUPLICATE_KEY);
+          marked.add(key);
+        }
+        this.spend(n + 4);
+        this.tape += n + TAG_LENGTH_END + key;
+        item = this.read(item, depth + 1);
+      } catch (e) {
+        if (e === this) this.path = "." + key + this.path;
+        throw e;
       }
-      this.spend(n + 4);
-      this.tape += n + TAG_LENGTH_END + key;
-      this.trail.push(key);
-      item = this.read(item, depth + 1);
-      this.trail.pop();
       if (!out) continue;
       if (key in out) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
       else out[key] = item;

@@ -40,7 +40,7 @@ pub(crate) struct Effects {
     waiters: RefCell<Vec<(Ticket, Function)>>,
     /// Answers that arrived while `invoke` was still draining, before it made a promise: the
     /// promise it returns, already resolved.
-    early: RefCell<Vec<(Ticket, Promise)>>,
+    early: RefCell<Vec<(Ticket, JsValue)>>,
     /// The card's DOM, made when the first hard call needs it.
     card: RefCell<Option<CardLayer>>,
     /// The timer for the engine's next deadline, with that deadline.
@@ -70,7 +70,7 @@ impl Effects {
             at.map(|i| early.swap_remove(i).1)
         };
         if let Some(promise) = early {
-            return promise;
+            return promise.unchecked_into();
         }
         let mut resolver = None;
         let promise = Promise::new(&mut |resolve, _reject| resolver = Some(resolve));
@@ -459,11 +459,11 @@ pub(crate) fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
 
 /// One of the outcome builders of `objects.js`: `callId`, gate, `ok`, `result`, `error`,
 /// `confirmToken`, `expiresAt`.
-type OutcomeBuilder<T> =
-    fn(&JsValue, u8, bool, &JsValue, &JsValue, Option<String>, Option<f64>) -> T;
+type OutcomeBuilder =
+    fn(&JsValue, u8, bool, &JsValue, &JsValue, Option<String>, Option<f64>) -> JsValue;
 
 /// Hands an outcome's fields to one of the outcome builders of `objects.js`.
-fn outcome_parts<T>(outcome: &Outcome<JsValue>, build: OutcomeBuilder<T>) -> T {
+fn outcome_parts(outcome: &Outcome<JsValue>, build: OutcomeBuilder) -> JsValue {
     let (u, mut written) = (JsValue::UNDEFINED, JsValue::UNDEFINED);
     let error = match &outcome.error {
         Some((code, message)) => js::error(code_number(code), message),

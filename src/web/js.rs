@@ -125,7 +125,8 @@ extern "C" {
         expires_at: Option<f64>,
     ) -> JsValue;
 
-    /// A promise already resolved with the outcome [`outcome`] builds from the same fields.
+    /// A promise already resolved with the outcome [`outcome`] builds from the same fields (a
+    /// `Promise`, typed as a `JsValue` so that both builders share one caller in Rust).
     #[wasm_bindgen(js_name = ckResolvedOutcome)]
     pub fn resolved_outcome(
         call_id: &JsValue,
@@ -135,7 +136,7 @@ extern "C" {
         error: &JsValue,
         confirm_token: Option<String>,
         expires_at: Option<f64>,
-    ) -> Promise;
+    ) -> JsValue;
 
     /// Calls `run(args, ctx)`, the `ctx` being [`context`] of the other arguments; a throw is
     /// the `Err`.
