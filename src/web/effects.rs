@@ -13,7 +13,6 @@ use std::rc::Rc;
 
 use gloo_timers::callback::Timeout;
 use js_sys::{Function, Object, Promise};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -182,13 +181,13 @@ impl Effects {
                 action,
                 outcome,
             } => {
-                let payload = Resolution {
-                    id: proposal.to_string(),
-                    call_id: &call_id,
-                    action: &action,
-                    outcome: outcome_js(&outcome),
-                };
-                inst.events.emit(EventKind::Resolved, &frozen(&payload));
+                let payload = js::resolved(
+                    &proposal.to_string(),
+                    &call_id,
+                    &action,
+                    &outcome_js(&outcome),
+                );
+                inst.events.emit(EventKind::Resolved, &payload);
             }
             Effect::Record(record) => {
                 let js = record_js(inst, &record);
@@ -366,54 +365,24 @@ fn run(
     }
 }
 
-/// A deeply frozen JS object from a payload that serde describes (the objects the SDK hands
-/// out off the per-call path). JSON-compatible: maps as plain objects, no `BigInt`; a
-/// preserved `JsValue` field (a snapshot) goes through as the same object.
-pub(crate) fn frozen(value: &impl Serialize) -> JsValue {
-    let js = value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or(JsValue::NULL);
-    if let Some(object) = js.dyn_ref::<Object>() {
-        Object::freeze(object);
-    }
-    js
-}
-
-/// A waiting proposal as `pending()` and the `proposal` event show it (SPEC §2).
-#[derive(Serialize)]
-struct ProposalPayload<'a> {
-    id: String,
-    #[serde(rename = "callId")]
-    call_id: &'a str,
-    action: &'a str,
-    control: &'static str,
-    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
-    args: JsValue,
-    #[serde(rename = "expiresAt")]
-    expires_at: f64,
-}
-
-/// The `resolved` event's payload.
-#[derive(Serialize)]
-struct Resolution<'a> {
-    id: String,
-    #[serde(rename = "callId")]
-    call_id: &'a str,
-    action: &'a str,
-    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
-    outcome: JsValue,
-}
-
 /// A proposal as the SDK hands it out, frozen, with the call's own frozen snapshot as `args`.
 pub(crate) fn proposal_js(p: &ProposalInfo<JsValue>) -> JsValue {
-    frozen(&ProposalPayload {
-        id: p.id.to_string(),
-        call_id: &p.call_id,
-        action: &p.action,
-        control: p.control.as_str(),
-        args: p.snapshot.clone().unwrap_or_else(|| write_frozen(&p.args)),
-        expires_at: p.expires_at,
-    })
+    let written;
+    let args = match &p.snapshot {
+        Some(snapshot) => snapshot,
+        None => {
+            written = write_frozen(&p.args);
+            &written
+        }
+    };
+    js::proposal(
+        &p.id.to_string(),
+        &p.call_id,
+        &p.action,
+        p.control as u8,
+        args,
+        p.expires_at,
+    )
 }
 
 fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {

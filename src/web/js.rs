@@ -62,14 +62,15 @@ extern "C" {
 
 #[wasm_bindgen(module = "/src/js/read.js")]
 extern "C" {
-    /// Reads a JS value as plain JSON data in one pass, within `budget` bytes; returns its tape.
+    /// Reads a JS value as plain JSON data in one pass, within `budget` bytes; returns its tape
+    /// (UTF-8 bytes).
     #[wasm_bindgen(js_name = ckReadValue)]
-    pub fn read_value_tape(value: &JsValue, budget: f64) -> String;
+    pub fn read_value_tape(value: &JsValue, budget: f64) -> Vec<u8>;
 
     /// Reads an `invoke` call in one pass (`name`, `args`, `callId`, `confirmToken`,
-    /// `decline`), building the frozen copy of its args; returns its tape.
+    /// `decline`), building the frozen copy of its args; returns its tape (UTF-8 bytes).
     #[wasm_bindgen(js_name = ckReadCall)]
-    pub fn read_call_tape(call: &JsValue, budget: f64) -> String;
+    pub fn read_call_tape(call: &JsValue, budget: f64) -> Vec<u8>;
 
     /// The frozen copy of the args the last [`read_call_tape`] read; `undefined` after a
     /// refusal. Taking it clears it, so no agent object outlives its call here.
@@ -81,9 +82,9 @@ extern "C" {
     pub fn take_id() -> JsValue;
 
     /// Reads a provider tool call in one pass: its shape, id, name and arguments (`max` is
-    /// `maxArgsBytes`); returns its tape.
+    /// `maxArgsBytes`); returns its tape (UTF-8 bytes).
     #[wasm_bindgen(js_name = ckReadToolCall)]
-    pub fn read_tool_call_tape(call: &JsValue, max: f64) -> String;
+    pub fn read_tool_call_tape(call: &JsValue, max: f64) -> Vec<u8>;
 }
 
 #[wasm_bindgen(module = "/src/js/element.js")]
@@ -176,6 +177,22 @@ extern "C" {
         started_at: f64,
         settled_at: f64,
     ) -> JsValue;
+
+    /// A waiting proposal as `pending()` and the `proposal` event show it: `{ id, callId,
+    /// action, control, args, expiresAt }`, frozen.
+    #[wasm_bindgen(js_name = ckProposal)]
+    pub fn proposal(
+        id: &str,
+        call_id: &str,
+        action: &str,
+        control: u8,
+        args: &JsValue,
+        expires_at: f64,
+    ) -> JsValue;
+
+    /// The `resolved` event's payload: `{ id, callId, action, outcome }`, frozen.
+    #[wasm_bindgen(js_name = ckResolved)]
+    pub fn resolved(id: &str, call_id: &str, action: &str, outcome: &JsValue) -> JsValue;
 
     #[wasm_bindgen(js_name = ckAnswer)]
     fn answer_in(outcome: &Promise, shape: u8, id: Option<String>, action: &str) -> Promise;
