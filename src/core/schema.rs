@@ -313,7 +313,14 @@ pub(crate) fn push_path_key(out: &mut String, key: &str) {
             '\r' => out.push_str("\\r"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
-            c if c < ' ' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c if c < ' ' => {
+                // `\u00XX`: the two digits written out, without the formatting machinery.
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let c = c as u8;
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(c >> 4)]));
+                out.push(char::from(HEX[usize::from(c & 15)]));
+            }
             c => out.push(c),
         }
     }

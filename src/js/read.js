@@ -73,23 +73,29 @@ export function safeGet(object, key) {
 
 /** Set by {@link utf8Length}: whether the string it measured has a lone surrogate. */
 let sawLone = false;
+/** Set by {@link utf8Length}: whether the string it measured reads with a U+FFFD. */
+let sawReplacement = false;
 
 /**
  * The UTF-8 length of `s` as Rust will hold it (a lone surrogate as U+FFFD, 3 bytes); also
- * records in `sawLone` whether `s` has one, so the common well-formed string is walked once.
+ * records in `sawLone` whether `s` has one, and in `sawReplacement` whether it then holds a
+ * U+FFFD (a lone surrogate, or one of its own), so the common well-formed string is walked once.
  * @param {string} s
  * @returns {number}
  */
 export function utf8Length(s) {
   let n = s.length;
-  sawLone = false;
+  sawLone = sawReplacement = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) continue;
     n += c < 0x800 ? 1 : 2;
-    if ((c & 0xf800) !== 0xd800) continue;
+    if ((c & 0xf800) !== 0xd800) {
+      if (c === 0xfffd) sawReplacement = true;
+      continue;
+    }
     if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-    else sawLone = true;
+    else sawLone = sawReplacement = true;
   }
   return n;
 }
@@ -237,14 +243,16 @@ export class ArgsReader {
     this.out[this.at++] = tag;
   }
 
-  /** @param {number} n a count or a safe integer's magnitude, in decimal */
+  /** @param {number} n a count, in decimal */
   count(n) {
-    this.room(16);
-    if (n < 10) this.out[this.at++] = 48 + n;
-    else {
-      const digits = "" + n;
-      for (let i = 0; i < digits.length; i++) this.out[this.at++] = digits.charCodeAt(i);
-    }
+    if (n < 10) this.put(48 + n);
+    else this.ascii("" + n);
+  }
+
+  /** @param {string} s ASCII text */
+  ascii(s) {
+    this.room(s.length);
+    for (let i = 0; i < s.length; i++) this.out[this.at++] = s.charCodeAt(i);
   }
 
   /**
@@ -320,13 +328,14 @@ export class ArgsReader {
       }
       case "number":
         if (!Number.isFinite(v)) this.fail(WHY_NOT_FINITE);
-        this.spend(Number.isInteger(v) && Math.abs(v) < 1e15 ? String(Math.abs(v)).length + (v < 0 ? 1 : 0) : 25);
         if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
+          const digits = "" + v;
+          this.spend(v < 1e15 && v > -1e15 ? digits.length : 25);
           this.put(INT);
-          if (v < 0) this.put(45); // -
-          this.count(Math.abs(v));
+          this.ascii(digits);
           this.put(NUMBER_END);
         } else {
+          this.spend(v === 0 ? 1 : 25); // -0 prints as 0
           bits.setFloat64(0, v);
           this.raw(TAG_DOUBLE + hex8(0) + hex8(4));
         }
@@ -412,9 +421,10 @@ export class ArgsReader {
       try { item = v[key]; } catch { this.fail(WHY_GETTER_THREW); }
       if (item === undefined) continue;
       const n = utf8Length(key);
+      const marks = sawReplacement;
       if (sawLone) key = wellFormed(key);
       try {
-        if (key.includes("\ufffd")) {
+        if (marks) {
           if ((marked ??= new Set()).has(key)) this.fail(WHY_DUPLICATE_KEY);
           marked.add(key);
         }
@@ -454,6 +464,9 @@ export function ckReadValue(value, budget) {
  */
 const valueTape = (value, budget) => decoder.decode(ckReadValue(value, budget));
 
+/** What `ckReadCall` reads a primitive call as: nothing at all. */
+const NONE = Object.freeze(Object.create(null));
+
 // What the last `ckReadCall` read, until Rust takes it (once: no agent object outlives its call).
 /** @type {unknown} */
 let lastCopy;
@@ -471,8 +484,12 @@ let lastId;
  * @returns {Uint8Array}
  */
 export function ckReadCall(call, budget) {
-  const name = safeGet(call, "name");
-  const raw = safeGet(call, "args");
+  // `safeGet`'s reads, each written out so that V8 sees each key: a primitive has none, and a
+  // read that throws reads as `undefined`.
+  const o = /** @type {Record<string, unknown>} */ ((typeof call === "object" && call !== null) || typeof call === "function" ? call : NONE);
+  let name, raw, id, token, decline;
+  try { name = o.name; } catch { /* undefined */ }
+  try { raw = o.args; } catch { /* undefined */ }
   const reader = new ArgsReader(budget, true);
   reader.field(name);
   // `callId`, `confirmToken` and `decline` come before the args on the tape but are read after
@@ -485,9 +502,9 @@ export function ckReadCall(call, budget) {
   let copy;
   if (raw === undefined) reader.put(ABSENT);
   else copy = reader.all(raw);
-  const id = safeGet(call, "callId");
-  const token = safeGet(call, "confirmToken");
-  const decline = safeGet(call, "decline");
+  try { id = o.callId; } catch { /* undefined */ }
+  try { token = o.confirmToken; } catch { /* undefined */ }
+  try { decline = o.decline; } catch { /* undefined */ }
   const end = reader.at, more = fieldLength(id) + fieldLength(token) - 2;
   if (more > 0) {
     reader.room(more);
