@@ -88,6 +88,22 @@ export function ckRun(run, args, callId, control, approver, signal) {
 }
 
 /**
+ * Calls `f(payload)`: the app's `onActionRecord` (`sink`) or an event listener, app code whose
+ * throw is logged and goes no further. (From Rust, `Function.prototype.call` goes through the
+ * glue's wrapper for imports that may throw, which costs more than the call.)
+ * @param {(payload: unknown) => unknown} f
+ * @param {unknown} payload
+ * @param {boolean} sink
+ */
+export function ckDeliver(f, payload, sink) {
+  try {
+    f(payload);
+  } catch (e) {
+    console.error(sink ? "coworkkit: onActionRecord threw; the call is unaffected" : "coworkkit: an event listener threw", e);
+  }
+}
+
+/**
  * `{ code, message }`, frozen.
  * @param {number} code a `CODES` index
  * @param {string} message

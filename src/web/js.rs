@@ -151,6 +151,11 @@ extern "C" {
         signal: &JsValue,
     ) -> Result<JsValue, JsValue>;
 
+    /// Calls `f(payload)`, the app's `onActionRecord` (`sink`) or an event listener; a throw
+    /// is logged with `console.error`, naming which, and goes no further.
+    #[wasm_bindgen(js_name = ckDeliver)]
+    pub fn deliver(f: &Function, payload: &JsValue, sink: bool);
+
     /// `{ code, message }`, frozen.
     #[wasm_bindgen(js_name = ckError)]
     pub fn error(code: Option<u8>, message: &str) -> JsValue;

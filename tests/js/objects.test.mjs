@@ -3,7 +3,7 @@
 // and the text of a call id the engine drew.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ckCallId, ckContext, ckError, ckOutcome, ckProposal, ckRecord, ckRecordOutcome, ckResolved, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
+import { ckCallId, ckContext, ckDeliver, ckError, ckOutcome, ckProposal, ckRecord, ckRecordOutcome, ckResolved, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
 import { CODES, CONTROLS, GATES, STATUSES, VIAS } from "../../src/js/codes.js";
 
 const gate = (name) => GATES.indexOf(name);
@@ -86,6 +86,23 @@ test("ckRun calls run with the args and its ctx, and lets what run throws throug
   assert.deepEqual(Object.keys(seen[1]), ["callId", "control", "approver", "signal"]);
   assert.equal(seen[1].control, "soft");
   assert.throws(() => ckRun(() => { throw new Error("boom"); }, {}, "c", 0, null, signal), /boom/);
+});
+
+test("ckDeliver calls the sink or listener with the payload; a throw is logged, naming which, and goes no further", () => {
+  const seen = [];
+  ckDeliver((p) => seen.push(p), 1, true);
+  assert.deepEqual(seen, [1]);
+  const logged = [];
+  const error = console.error;
+  console.error = (...a) => logged.push(a);
+  try {
+    const boom = new Error("boom");
+    ckDeliver(() => { throw boom; }, 2, true);
+    ckDeliver(() => { throw "no"; }, 3, false);
+    assert.deepEqual(logged, [["coworkkit: onActionRecord threw; the call is unaffected", boom], ["coworkkit: an event listener threw", "no"]]);
+  } finally {
+    console.error = error;
+  }
 });
 
 test("ckResolvedOutcome is a promise of the same outcome ckOutcome builds", async () => {
