@@ -334,19 +334,21 @@ fn run(
     };
     let approver = approver.as_ref().map_or(JsValue::NULL, approver_js);
     let snapshot = snapshot.unwrap_or_else(|| write_frozen(args));
-    match js::run(
+    let how = js::run(
         &run,
         &snapshot,
         call_id,
         control as u8,
         &approver,
         &inst.signal,
-    ) {
-        Err(thrown) => {
-            let e = Error::RunFailed(message_of(&thrown));
+    );
+    let value = js::take_run();
+    match how {
+        js::RUN_THREW => {
+            let e = Error::RunFailed(message_of(&value));
             inst.engine.borrow_mut().run_finished(call, Err(e), now());
         }
-        Ok(value) if is_thenable(&value) => {
+        js::RUN_LATER => {
             let weak = inst.me.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let settled = JsFuture::from(Promise::resolve(&value)).await;
@@ -357,7 +359,7 @@ fn run(
                 }
             });
         }
-        Ok(value) => {
+        _ => {
             inst.engine
                 .borrow_mut()
                 .run_finished(call, Ok(value), now());
@@ -478,10 +480,6 @@ fn nudge(action: &str, control: Control) {
         control.as_str()
     );
     web_sys::console::warn_1(&message.into());
-}
-
-fn is_thenable(v: &JsValue) -> bool {
-    v.is_object() && get(v, "then").is_function()
 }
 
 /// What a `run` threw or rejected with, as the outcome's message.

@@ -83,16 +83,12 @@ impl EventBus {
 
     /// Calls every listener of `kind` with `payload`, in subscription order.
     pub(crate) fn emit(&self, kind: EventKind, payload: &JsValue) {
-        if !self.subscribers.borrow().iter().any(|s| s.kind == kind) {
-            return;
+        let mut listeners = Vec::new();
+        for s in self.subscribers.borrow().iter() {
+            if s.kind == kind {
+                listeners.push(s.callback.clone());
+            }
         }
-        let listeners: Vec<Function> = self
-            .subscribers
-            .borrow()
-            .iter()
-            .filter(|s| s.kind == kind)
-            .map(|s| s.callback.clone())
-            .collect();
         for f in listeners {
             call_listener(&f, payload);
         }

@@ -30,6 +30,13 @@ pub const OP_FILL: u8 = 1;
 /// Choose an option of a `<select>`.
 pub const OP_SELECT: u8 = 2;
 
+/// `run` returned a value: [`run`] answers how `run` went with one of the `RUN_*` of codes.js.
+pub const RUN_RETURNED: u8 = 0;
+/// `run` threw.
+pub const RUN_THREW: u8 = 1;
+/// `run` returned a thenable.
+pub const RUN_LATER: u8 = 2;
+
 /// No element matches: [`hand`] answers the first check an element failed with one of the
 /// `ELEMENT_*` of codes.js.
 pub const ELEMENT_MISSING: u8 = 0;
@@ -109,10 +116,11 @@ extern "C" {
 /// in the same order), so no string of a fixed set is decoded on a call.
 #[wasm_bindgen(module = "/src/js/objects.js")]
 extern "C" {
-    /// The JS text of a call id the engine drew: `ck_` and the four words in hex (the same
-    /// text as `core::ids::hex_id` of their bytes, big-endian).
+    /// The JS text of a call id the engine drew: `ck_` and the eight 16-bit words in hex (the
+    /// same text as `core::ids::hex_id` of their bytes, big-endian).
     #[wasm_bindgen(js_name = ckCallId)]
-    pub fn call_id_text(a: u32, b: u32, c: u32, d: u32) -> JsValue;
+    #[allow(clippy::too_many_arguments)]
+    pub fn call_id_text(a: u16, b: u16, c: u16, d: u16, e: u16, f: u16, g: u16, h: u16) -> JsValue;
 
     /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
     #[wasm_bindgen(js_name = ckOutcome)]
@@ -139,9 +147,9 @@ extern "C" {
         expires_at: Option<f64>,
     ) -> JsValue;
 
-    /// Calls `run(args, ctx)`, the `ctx` being [`context`] of the other arguments; a throw is
-    /// the `Err`.
-    #[wasm_bindgen(catch, js_name = ckRun)]
+    /// Calls `run(args, ctx)`, the `ctx` being [`context`] of the other arguments; answers how
+    /// it went (a `RUN_*`), with what it returned or threw left for [`take_run`].
+    #[wasm_bindgen(js_name = ckRun)]
     pub fn run(
         run: &Function,
         args: &JsValue,
@@ -149,7 +157,11 @@ extern "C" {
         control: u8,
         approver: &JsValue,
         signal: &JsValue,
-    ) -> Result<JsValue, JsValue>;
+    ) -> u8;
+
+    /// What the last [`run`] got from `run`: its value, what it threw, or the thenable.
+    #[wasm_bindgen(js_name = ckTakeRun)]
+    pub fn take_run() -> JsValue;
 
     /// Calls `f(payload)`, the app's `onActionRecord` (`sink`) or an event listener; a throw
     /// is logged with `console.error`, naming which, and goes no further.
