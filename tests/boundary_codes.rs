@@ -149,6 +149,9 @@ fn web_codes() -> Vec<(&'static str, Code)> {
         ("OP_CLICK", int(js::OP_CLICK)),
         ("OP_FILL", int(js::OP_FILL)),
         ("OP_SELECT", int(js::OP_SELECT)),
+        ("RUN_RETURNED", int(js::RUN_RETURNED)),
+        ("RUN_THREW", int(js::RUN_THREW)),
+        ("RUN_LATER", int(js::RUN_LATER)),
         ("ELEMENT_MISSING", int(js::ELEMENT_MISSING)),
         ("ELEMENT_DETACHED", int(js::ELEMENT_DETACHED)),
         ("ELEMENT_OWN_DOM", int(js::ELEMENT_OWN_DOM)),
@@ -169,7 +172,8 @@ fn web_codes() -> Vec<(&'static str, Code)> {
 
 /// The JS codes whose twins live in `web`, which only the wasm build has.
 fn web_only(name: &str) -> bool {
-    cfg!(not(target_arch = "wasm32")) && (name.starts_with("OP_") || name.starts_with("ELEMENT_"))
+    cfg!(not(target_arch = "wasm32"))
+        && (name.starts_with("OP_") || name.starts_with("RUN_") || name.starts_with("ELEMENT_"))
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

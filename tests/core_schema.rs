@@ -57,6 +57,12 @@ fn odd_keys_are_quoted_in_the_path() {
         message(&s, r#"{"a b":"x"}"#),
         r#"args["a b"]: expected number"#
     );
+    // Quotes, backslashes and control characters are escaped as JSON writes them.
+    let closed = schema(r#"{"additionalProperties":false}"#);
+    assert_eq!(
+        message(&closed, r#"{"q\"\\\n\u0001\u001f":1}"#),
+        r#"args["q\"\\\n\u0001\u001f"]: is not an allowed property"#
+    );
 }
 
 #[test]

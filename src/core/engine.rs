@@ -338,7 +338,28 @@ struct Call<R> {
     token: Option<String>,
     proposal: Option<ProposalId>,
     state: CallState,
-    waiters: Vec<Ticket>,
+    waiters: Waiters,
+}
+
+/// The tickets waiting for a call's outcome, in arrival order. Nearly every call has one, its
+/// own: it is kept inline, so that a call allocates nothing for it.
+#[derive(Default)]
+struct Waiters {
+    first: Option<Ticket>,
+    more: Vec<Ticket>,
+}
+
+impl Waiters {
+    fn push(&mut self, ticket: Ticket) {
+        match self.first {
+            None => self.first = Some(ticket),
+            Some(_) => self.more.push(ticket),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Ticket> {
+        self.first.iter().chain(&self.more)
+    }
 }
 
 impl<R> Call<R> {
@@ -361,9 +382,8 @@ enum Known {
     Settled(u64),
 }
 
-/// A settled call, kept for idempotency.
+/// A settled call, kept for idempotency. Its `callId` is its outcome's.
 struct Remembered<R> {
-    call_id: String,
     aliases: Vec<String>,
     token: Option<String>,
     name: String,
@@ -375,7 +395,7 @@ impl<R> Remembered<R> {
     /// Its `callId` and aliases: what the map of call ids has of it (its token is in the map
     /// of tokens).
     fn ids(&self) -> impl Iterator<Item = &String> {
-        std::iter::once(&self.call_id).chain(&self.aliases)
+        std::iter::once(&self.outcome.call_id).chain(&self.aliases)
     }
 }
 
@@ -455,6 +475,9 @@ pub struct Engine<R: Clone> {
     hand_mode: bool,
     disposed: bool,
     effects: VecDeque<Effect<R>>,
+    /// The args of a request refused before its args are known: shared, so that no call
+    /// allocates one.
+    no_args: Rc<Value>,
 }
 
 impl<R: Clone> Engine<R> {
@@ -481,6 +504,7 @@ impl<R: Clone> Engine<R> {
             hand_mode: false,
             disposed: false,
             effects: VecDeque::new(),
+            no_args: Rc::new(Value::Null),
         }
     }
 
@@ -780,7 +804,7 @@ impl<R: Clone> Engine<R> {
             host_call_id,
             control,
             source,
-            args: Rc::new(Value::Null),
+            args: self.no_args.clone(),
             snapshot: None,
             via,
         };
@@ -878,9 +902,10 @@ impl<R: Clone> Engine<R> {
         };
         let call_ref = CallRef(self.next());
         let expires_at = now + self.config.confirm_timeout_ms;
+        self.call_ids.insert(call_id.clone(), Known::Live(call_ref));
         let mut call = Box::new(Call {
             call_ref,
-            call_id: call_id.clone(),
+            call_id,
             host_call_id: req.host_call_id.clone(),
             aliases: Vec::new(),
             action,
@@ -900,9 +925,8 @@ impl<R: Clone> Engine<R> {
                 gate: Gate::Fired,
                 approver: None,
             },
-            waiters: Vec::new(),
+            waiters: Waiters::default(),
         });
-        self.call_ids.insert(call_id.clone(), Known::Live(call_ref));
         match req.control {
             Control::Open => {
                 call.waiters.push(req.ticket);
@@ -914,10 +938,10 @@ impl<R: Clone> Engine<R> {
                 self.tokens.insert(token.clone(), Known::Live(call_ref));
                 call.token = Some(token.clone());
                 call.state = CallState::SoftWaiting { expires_at };
+                let mut outcome = needs_confirmation(call.call_id.clone(), token, expires_at);
+                outcome.host_call_id = req.host_call_id;
                 self.live.push(call);
                 self.soft_waiting += 1;
-                let mut outcome = needs_confirmation(call_id, token, expires_at);
-                outcome.host_call_id = req.host_call_id;
                 self.answer(req.ticket, outcome);
             }
             Control::Hard => {
@@ -1103,7 +1127,7 @@ impl<R: Clone> Engine<R> {
                 None => return,
             },
             Known::Settled(seq) => match self.memory_mut(seq) {
-                Some(m) => (&m.call_id, &mut m.aliases),
+                Some(m) => (&m.outcome.call_id, &mut m.aliases),
                 None => return,
             },
         };
@@ -1213,7 +1237,7 @@ impl<R: Clone> Engine<R> {
             v: 1,
             seq: self.record_seq(),
             session_id: self.session_id.clone(),
-            call_id: call.call_id.clone(),
+            call_id: call.call_id,
             host_call_id: call.host_call_id,
             action: call.name.clone(),
             control: call.control,
@@ -1233,19 +1257,18 @@ impl<R: Clone> Engine<R> {
         if let Some(proposal) = call.proposal {
             self.effects.push_back(Effect::Resolved {
                 proposal,
-                call_id: call.call_id.clone(),
+                call_id: outcome.call_id.clone(),
                 action: call.name.clone(),
                 outcome: outcome.clone(),
             });
         }
-        for ticket in &call.waiters {
+        for ticket in call.waiters.iter() {
             self.answer(*ticket, outcome.clone());
         }
         self.effects.push_back(Effect::Settled { call: call_ref });
         self.remember(
             call_ref,
             Remembered {
-                call_id: call.call_id,
                 aliases: call.aliases,
                 token: call.token,
                 name: call.name,

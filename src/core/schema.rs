@@ -254,9 +254,10 @@ enum Step<'a> {
     Index(usize),
 }
 
+/// The message for `message` at `path` (innermost step first, as [`check`] leaves it).
 fn render(path: &[Step<'_>], message: Failure, number_text: fn(f64) -> String) -> String {
     let mut out = String::from("args");
-    for step in path {
+    for step in path.iter().rev() {
         match step {
             Step::Key(key) => push_path_key(&mut out, key),
             Step::Index(i) => out.push_str(&format!("[{i}]")),
@@ -312,7 +313,14 @@ pub(crate) fn push_path_key(out: &mut String, key: &str) {
             '\r' => out.push_str("\\r"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
-            c if c < ' ' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c if c < ' ' => {
+                // `\u00XX`: the two digits written out, without the formatting machinery.
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let c = c as u8;
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(c >> 4)]));
+                out.push(char::from(HEX[usize::from(c & 15)]));
+            }
             c => out.push(c),
         }
     }
@@ -338,6 +346,9 @@ fn type_of(value: &Value) -> u8 {
     }
 }
 
+/// Checks `value` against `node`. On a failure, `path` holds the steps to the failing value,
+/// innermost first: each container adds its step as the failure comes back up, so a value
+/// that passes builds no path at all.
 fn check<'a>(node: &'a Node, value: &'a Value, path: &mut Vec<Step<'a>>) -> Result<(), Failure> {
     if node.never {
         return Err(Failure::Text("no value is allowed here"));
@@ -394,9 +405,10 @@ fn check<'a>(node: &'a Node, value: &'a Value, path: &mut Vec<Step<'a>>) -> Resu
         Value::Array(items) => {
             if let Some(item_node) = &node.items {
                 for (i, item) in items.iter().enumerate() {
-                    path.push(Step::Index(i));
-                    check(item_node, item, path)?;
-                    path.pop();
+                    if let Err(failure) = check(item_node, item, path) {
+                        path.push(Step::Index(i));
+                        return Err(failure);
+                    }
                 }
             }
         }
@@ -408,18 +420,18 @@ fn check<'a>(node: &'a Node, value: &'a Value, path: &mut Vec<Step<'a>>) -> Resu
                 }
             }
             for (key, item) in fields {
-                path.push(Step::Key(key));
-                match node.properties.iter().find(|(name, _)| name == key) {
-                    Some((_, sub)) => check(sub, item, path)?,
+                let checked = match node.properties.iter().find(|(name, _)| name == key) {
+                    Some((_, sub)) => check(sub, item, path),
                     None => match &node.additional {
-                        Additional::Any => {}
-                        Additional::Never => {
-                            return Err(Failure::Text("is not an allowed property"))
-                        }
-                        Additional::Schema(sub) => check(sub, item, path)?,
+                        Additional::Any => Ok(()),
+                        Additional::Never => Err(Failure::Text("is not an allowed property")),
+                        Additional::Schema(sub) => check(sub, item, path),
                     },
+                };
+                if let Err(failure) = checked {
+                    path.push(Step::Key(key));
+                    return Err(failure);
                 }
-                path.pop();
             }
         }
         Value::Null | Value::Bool(_) => {}

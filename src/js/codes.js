@@ -62,6 +62,11 @@ export const OP_CLICK = 0;
 export const OP_FILL = 1;
 export const OP_SELECT = 2;
 
+// How `ckRun` went: what `run` returned, threw or gave to wait for is then `ckTakeRun`'s.
+export const RUN_RETURNED = 0;
+export const RUN_THREW = 1;
+export const RUN_LATER = 2;
+
 // The first check an element failed, as `ckHand` answers it.
 export const ELEMENT_MISSING = 0;
 export const ELEMENT_DETACHED = 1;

@@ -16,25 +16,30 @@
  */
 import {
   SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, GATES, CONTROLS, CONTROL_SOURCES, VIAS, STATUSES,
-  CODES, CALL_ID_PREFIX,
+  CODES, CALL_ID_PREFIX, RUN_RETURNED, RUN_THREW, RUN_LATER,
 } from "./codes.js";
 
 /** Two hex digits per byte value. */
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /**
- * The text of a call id the engine drew: `CALL_ID_PREFIX` and four 32-bit words in hex (the
+ * The text of a call id the engine drew: `CALL_ID_PREFIX` and eight 16-bit words in hex (the
  * engine's own text of the same id, `core::ids::hex_id`, reads the words' bytes big-endian).
- * Made here so that the id is never decoded from wasm memory.
+ * Made here so that the id is never decoded from wasm memory; 16-bit words cross as small
+ * integers, where a 32-bit one crosses as a boxed number from 2^30 on.
  * @param {number} a
  * @param {number} b
  * @param {number} c
  * @param {number} d
+ * @param {number} e
+ * @param {number} f
+ * @param {number} g
+ * @param {number} h
  */
-export function ckCallId(a, b, c, d) {
-  let id = CALL_ID_PREFIX;
-  for (const w of [a, b, c, d]) id += HEX[w >>> 24] + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
-  return id;
+export function ckCallId(a, b, c, d, e, f, g, h) {
+  return CALL_ID_PREFIX + HEX[a >> 8] + HEX[a & 255] + HEX[b >> 8] + HEX[b & 255] + HEX[c >> 8]
+    + HEX[c & 255] + HEX[d >> 8] + HEX[d & 255] + HEX[e >> 8] + HEX[e & 255] + HEX[f >> 8]
+    + HEX[f & 255] + HEX[g >> 8] + HEX[g & 255] + HEX[h >> 8] + HEX[h & 255];
 }
 
 /**
@@ -72,18 +77,57 @@ export function ckResolvedOutcome(callId, gate, ok, result, error, confirmToken,
   return Promise.resolve(ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt));
 }
 
+/** What the last `ckRun` got from `run`, until `ckTakeRun` takes it. @type {unknown} */
+let ran;
+
 /**
- * Calls an action's `run` with the frozen args and its `ctx` (see `ckContext`); whatever `run`
- * returns or throws goes back to Rust as it is.
+ * Calls an action's `run` with the frozen args and its `ctx` (see `ckContext`) and says how it
+ * went: `RUN_RETURNED`, `RUN_THREW`, or `RUN_LATER` for a thenable (an object whose `then`
+ * reads as a function; a `then` whose read throws is none). What `run` returned or threw, as it
+ * is, waits for `ckTakeRun`. The throw is caught here: an import that may throw is wrapped by
+ * the glue in a closure and an `arguments` object on every call.
  * @param {(args: unknown, ctx: unknown) => unknown} run
  * @param {unknown} args
  * @param {string} callId
  * @param {number} control a `CONTROLS` index
  * @param {unknown} approver
  * @param {AbortSignal} signal
+ * @returns {number}
  */
 export function ckRun(run, args, callId, control, approver, signal) {
-  return run(args, ckContext(callId, control, approver, signal));
+  try {
+    ran = run(args, ckContext(callId, control, approver, signal));
+  } catch (e) {
+    ran = e;
+    return RUN_THREW;
+  }
+  if (typeof ran !== "object" || ran === null) return RUN_RETURNED;
+  let then;
+  try { then = /** @type {{ then?: unknown }} */ (ran).then; } catch { /* not a thenable */ }
+  return typeof then === "function" ? RUN_LATER : RUN_RETURNED;
+}
+
+/** What the last `ckRun` got from `run` (returned, thrown or to wait for), once. */
+export function ckTakeRun() {
+  const value = ran;
+  ran = undefined;
+  return value;
+}
+
+/**
+ * Calls `f(payload)`: the app's `onActionRecord` (`sink`) or an event listener, app code whose
+ * throw is logged and goes no further. (From Rust, `Function.prototype.call` goes through the
+ * glue's wrapper for imports that may throw, which costs more than the call.)
+ * @param {(payload: unknown) => unknown} f
+ * @param {unknown} payload
+ * @param {boolean} sink
+ */
+export function ckDeliver(f, payload, sink) {
+  try {
+    f(payload);
+  } catch (e) {
+    console.error(sink ? "coworkkit: onActionRecord threw; the call is unaffected" : "coworkkit: an event listener threw", e);
+  }
 }
 
 /**
@@ -145,6 +189,30 @@ export function ckRecordOutcome(status, value, code, message) {
   if (o.status === "ok") { if (value !== undefined) o.value = value; }
   else if (o.status === "error") { o.code = code === undefined ? undefined : CODES[code]; o.message = message; }
   return Object.freeze(o);
+}
+
+/**
+ * A waiting proposal as `pending()` and the `proposal` event show it, frozen.
+ * @param {string} id
+ * @param {string} callId
+ * @param {string} action
+ * @param {number} control a `CONTROLS` index
+ * @param {unknown} args the call's frozen snapshot
+ * @param {number} expiresAt
+ */
+export function ckProposal(id, callId, action, control, args, expiresAt) {
+  return Object.freeze({ id, callId, action, control: CONTROLS[control], args, expiresAt });
+}
+
+/**
+ * The `resolved` event's payload, frozen.
+ * @param {string} id
+ * @param {string} callId
+ * @param {string} action
+ * @param {unknown} outcome
+ */
+export function ckResolved(id, callId, action, outcome) {
+  return Object.freeze({ id, callId, action, outcome });
 }
 
 /**

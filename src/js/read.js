@@ -43,8 +43,12 @@
  *   and read as args. Text that Rust's `str::trim` would leave empty, `null` or no arguments at
  *   all are no arguments (`{}`); arguments that are not a JSON object are refused.
  *
- * What it read reaches Rust as one string per call, the tape, in the format documented beside
- * its decoder, `core::tape` (src/core/tape.rs).
+ * What it read reaches Rust as one run of UTF-8 bytes per call, the tape, in the format
+ * documented beside its decoder, `core::tape` (src/core/tape.rs). It is written as bytes, not
+ * built as a string: the glue copies it into wasm memory in one go, where a string built by
+ * `+=` would first be flattened, then encoded a character at a time. The bytes a reader returns
+ * are a view of a buffer that the next reader reuses, so they are copied (as the glue does) or
+ * decoded at once.
  */
 import {
   MAX_DEPTH, TAG_NULL, TAG_TRUE, TAG_FALSE, TAG_INT, TAG_DOUBLE, TAG_STRING, TAG_ARRAY,
@@ -62,28 +66,36 @@ import {
  * @returns {unknown}
  */
 export function safeGet(object, key) {
-  try { return Reflect.get(/** @type {object} */ (object), key); } catch { return undefined; }
+  // What `Reflect.get` answers (`undefined` for a primitive), as a plain read, which is faster.
+  if ((typeof object !== "object" || object === null) && typeof object !== "function") return undefined;
+  try { return /** @type {Record<PropertyKey, unknown>} */ (object)[key]; } catch { return undefined; }
 }
 
 /** Set by {@link utf8Length}: whether the string it measured has a lone surrogate. */
 let sawLone = false;
+/** Set by {@link utf8Length}: whether the string it measured reads with a U+FFFD. */
+let sawReplacement = false;
 
 /**
  * The UTF-8 length of `s` as Rust will hold it (a lone surrogate as U+FFFD, 3 bytes); also
- * records in `sawLone` whether `s` has one, so the common well-formed string is walked once.
+ * records in `sawLone` whether `s` has one, and in `sawReplacement` whether it then holds a
+ * U+FFFD (a lone surrogate, or one of its own), so the common well-formed string is walked once.
  * @param {string} s
  * @returns {number}
  */
 export function utf8Length(s) {
   let n = s.length;
-  sawLone = false;
+  sawLone = sawReplacement = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) continue;
     n += c < 0x800 ? 1 : 2;
-    if ((c & 0xf800) !== 0xd800) continue;
+    if ((c & 0xf800) !== 0xd800) {
+      if (c === 0xfffd) sawReplacement = true;
+      continue;
+    }
     if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-    else sawLone = true;
+    else sawLone = sawReplacement = true;
   }
   return n;
 }
@@ -132,18 +144,33 @@ export const rustTrim = (s) => s.replace(EDGE_SPACE, "");
  */
 export const rustBlank = (s) => ALL_SPACE.test(s);
 
+// The tags as the bytes the tape holds.
+const [NULL, TRUE, FALSE, INT, STRING, ARRAY, ARRAY_END, OBJECT, OBJECT_END, LENGTH_END,
+  NUMBER_END, TOO_LARGE, NOT_JSON, ABSENT, OTHER, DECLINE, NO_DECLINE] = [TAG_NULL, TAG_TRUE,
+  TAG_FALSE, TAG_INT, TAG_STRING, TAG_ARRAY, TAG_ARRAY_END, TAG_OBJECT, TAG_OBJECT_END,
+  TAG_LENGTH_END, TAG_NUMBER_END, TAG_TOO_LARGE, TAG_NOT_JSON, TAG_ABSENT, TAG_OTHER,
+  TAG_DECLINE, TAG_NO_DECLINE].map((tag) => tag.charCodeAt(0));
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
- * A call's field on the tape: a string, absent (`undefined` or `null`), or anything else.
- * @param {unknown} v
- * @returns {string}
+ * The tape buffer that readers share, one at a time: a reader that starts while another is
+ * reading (a getter in the args that calls `invoke`) finds none and makes its own. One that
+ * grew past 64 KiB is not kept.
+ * @type {Uint8Array | null}
  */
-export function field(v) {
-  if (typeof v === "string") {
-    const n = utf8Length(v);
-    return TAG_STRING + n + TAG_LENGTH_END + (sawLone ? wellFormed(v) : v);
-  }
-  return v === undefined || v === null ? TAG_ABSENT : TAG_OTHER;
-}
+let spare = new Uint8Array(1024);
+
+/**
+ * How many bytes a call's field takes on the tape (see {@link ArgsReader#field}).
+ * @param {unknown} v
+ */
+const fieldLength = (v) => {
+  if (typeof v !== "string") return 1;
+  const n = utf8Length(v);
+  return String(n).length + n + 2;
+};
 
 const bits = new DataView(new ArrayBuffer(8));
 /** @param {number} at */
@@ -162,9 +189,17 @@ export class ArgsReader {
     this.budget = budget;
     this.spent = 0;
     this.copy = copy;
-    this.tape = "";
-    /** The path to the value being read, for a refusal's message. @type {(string | number)[]} */
-    this.trail = [];
+    this.out = spare ?? new Uint8Array(1024);
+    spare = null;
+    /** How many bytes of `out` are written; where the value's tape starts (after a call's fields). */
+    this.at = this.start = 0;
+    /** Why the value is not JSON data, a `WHY_*` code; unset while it may be. @type {string | undefined} */
+    this.why = undefined;
+    /**
+     * The path to the value refused, below `args`: each container adds its step as the refusal
+     * comes back up, so a value that is read builds none.
+     */
+    this.path = "";
   }
 
   /**
@@ -174,13 +209,96 @@ export class ArgsReader {
    * @returns {unknown}
    */
   all(v) {
-    try { return this.read(v, 0); } catch (e) { if (e !== this) throw e; }
+    try {
+      return this.read(v, 0);
+    } catch (e) {
+      if (e !== this) throw e;
+      if (this.why === undefined) return;
+      this.at = this.start;
+      this.put(NOT_JSON);
+      this.raw(this.why + "args" + this.path);
+    }
+  }
+
+  /**
+   * The tape written, as a view of the reader's buffer, which goes back to be shared: copy or
+   * decode it before the next read.
+   */
+  bytes() {
+    if (this.out.length <= 65536) spare = this.out;
+    return this.out.subarray(0, this.at);
+  }
+
+  /** @param {number} n bytes about to be written */
+  room(n) {
+    if (this.at + n <= this.out.length) return;
+    const out = new Uint8Array(Math.max(2 * this.out.length, this.at + n));
+    out.set(this.out.subarray(0, this.at));
+    this.out = out;
+  }
+
+  /** @param {number} tag a tag's byte */
+  put(tag) {
+    this.room(1);
+    this.out[this.at++] = tag;
+  }
+
+  /** @param {number} n a count, in decimal */
+  count(n) {
+    if (n < 10) this.put(48 + n);
+    else this.ascii("" + n);
+  }
+
+  /** @param {string} s ASCII text */
+  ascii(s) {
+    this.room(s.length);
+    for (let i = 0; i < s.length; i++) this.out[this.at++] = s.charCodeAt(i);
+  }
+
+  /**
+   * `tag` (unless 0), `n`, `:`, then `s` as its `n` UTF-8 bytes (a lone surrogate as U+FFFD):
+   * a string, a key.
+   * @param {number} tag
+   * @param {number} n the {@link utf8Length} of `s`
+   * @param {string} s
+   */
+  counted(tag, n, s) {
+    if (tag) this.put(tag);
+    this.count(n);
+    this.room(n + 1);
+    const out = this.out;
+    let at = this.at;
+    out[at++] = LENGTH_END;
+    if (n === s.length) for (let i = 0; i < n; i++) out[at++] = s.charCodeAt(i);
+    else at += encoder.encodeInto(s, out.subarray(at)).written;
+    this.at = at;
+  }
+
+  /**
+   * A call's field: a string, absent (`undefined` or `null`), or anything else.
+   * @param {unknown} v
+   */
+  field(v) {
+    if (typeof v === "string") this.counted(STRING, utf8Length(v), v);
+    else this.put(v === undefined || v === null ? ABSENT : OTHER);
+  }
+
+  /**
+   * `s` (a refusal's message, a whole tape) as it is.
+   * @param {string} s
+   */
+  raw(s) {
+    this.room(utf8Length(s));
+    this.at += encoder.encodeInto(s, this.out.subarray(this.at)).written;
   }
 
   /** @param {number} n */
   spend(n) {
     if ((this.spent += n) <= this.budget) return;
-    this.tape = TAG_TOO_LARGE + this.spent + TAG_NUMBER_END;
+    this.at = this.start;
+    this.put(TOO_LARGE);
+    this.count(this.spent);
+    this.put(NUMBER_END);
     throw this;
   }
 
@@ -189,8 +307,7 @@ export class ArgsReader {
    * @returns {never}
    */
   fail(why) {
-    this.tape = TAG_NOT_JSON + why + this.trail.reduce(
-      (path, k) => path + (typeof k === "number" ? "[" + k + "]" : "." + k), "args");
+    this.why = why;
     throw this;
   }
 
@@ -204,23 +321,28 @@ export class ArgsReader {
     switch (typeof v) {
       case "string": {
         const n = utf8Length(v);
-        if (sawLone) v = wellFormed(v);
+        const text = sawLone ? wellFormed(v) : v;
         this.spend(n + 2);
-        this.tape += TAG_STRING + n + TAG_LENGTH_END + v;
-        return v;
+        this.counted(STRING, n, text);
+        return text;
       }
       case "number":
         if (!Number.isFinite(v)) this.fail(WHY_NOT_FINITE);
-        this.spend(Number.isInteger(v) && Math.abs(v) < 1e15 ? String(Math.abs(v)).length + (v < 0 ? 1 : 0) : 25);
-        if (Number.isSafeInteger(v) && !Object.is(v, -0)) this.tape += TAG_INT + v + TAG_NUMBER_END;
-        else {
+        if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
+          const digits = "" + v;
+          this.spend(v < 1e15 && v > -1e15 ? digits.length : 25);
+          this.put(INT);
+          this.ascii(digits);
+          this.put(NUMBER_END);
+        } else {
+          this.spend(v === 0 ? 1 : 25); // -0 prints as 0
           bits.setFloat64(0, v);
-          this.tape += TAG_DOUBLE + hex8(0) + hex8(4);
+          this.raw(TAG_DOUBLE + hex8(0) + hex8(4));
         }
         return v;
       case "boolean":
         this.spend(v ? 4 : 5);
-        this.tape += v ? TAG_TRUE : TAG_FALSE;
+        this.put(v ? TRUE : FALSE);
         return v;
       case "undefined": this.fail(WHY_UNDEFINED);
       case "function": this.fail(WHY_FUNCTION);
@@ -229,7 +351,7 @@ export class ArgsReader {
     }
     if (v === null) {
       this.spend(4);
-      this.tape += TAG_NULL;
+      this.put(NULL);
       return v;
     }
     // A plain object's prototype is `Object.prototype` (whose own prototype is null) or null.
@@ -257,18 +379,23 @@ export class ArgsReader {
     const len = safeGet(v, "length");
     if (typeof len !== "number" || !Number.isInteger(len) || len < 0 || len > 4294967295) this.fail(WHY_BAD_LENGTH);
     this.spend(len > 0 ? len + 1 : 2);
-    this.tape += TAG_ARRAY + len + TAG_LENGTH_END;
+    this.put(ARRAY);
+    this.count(len);
+    this.put(LENGTH_END);
     const out = this.copy ? new Array(len) : null;
     for (let i = 0; i < len; i++) {
-      this.trail.push(i);
       let item;
-      try { item = v[i]; } catch { this.fail(WHY_GETTER_THREW); }
-      if (item === undefined) this.fail(WHY_UNDEFINED);
-      item = this.read(item, depth + 1);
+      try {
+        try { item = v[i]; } catch { this.fail(WHY_GETTER_THREW); }
+        if (item === undefined) this.fail(WHY_UNDEFINED);
+        item = this.read(item, depth + 1);
+      } catch (e) {
+        if (e === this) this.path = "[" + i + "]" + this.path;
+        throw e;
+      }
       if (out) out[i] = item;
-      this.trail.pop();
     }
-    this.tape += TAG_ARRAY_END;
+    this.put(ARRAY_END);
     return out && Object.freeze(out);
   }
 
@@ -286,42 +413,59 @@ export class ArgsReader {
     /** @type {Set<string> | null} */
     let marked = null;
     this.spend(2);
-    this.tape += TAG_OBJECT + keys.length + TAG_LENGTH_END;
+    this.put(OBJECT);
+    this.count(keys.length);
+    this.put(LENGTH_END);
     for (let i = 0; i < keys.length; i++) {
       let key = keys[i], item;
       try { item = v[key]; } catch { this.fail(WHY_GETTER_THREW); }
       if (item === undefined) continue;
       const n = utf8Length(key);
+      const marks = sawReplacement;
       if (sawLone) key = wellFormed(key);
-      if (key.includes("\ufffd")) {
-        if ((marked ??= new Set()).has(key)) { this.trail.push(key); this.fail(WHY_DUPLICATE_KEY); }
-        marked.add(key);
+      try {
+        if (marks) {
+          if ((marked ??= new Set()).has(key)) this.fail(WHY_DUPLICATE_KEY);
+          marked.add(key);
+        }
+        this.spend(n + 4);
+        this.counted(0, n, key);
+        item = this.read(item, depth + 1);
+      } catch (e) {
+        if (e === this) this.path = "." + key + this.path;
+        throw e;
       }
-      this.spend(n + 4);
-      this.tape += n + TAG_LENGTH_END + key;
-      this.trail.push(key);
-      item = this.read(item, depth + 1);
-      this.trail.pop();
       if (!out) continue;
       if (key in out) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
       else out[key] = item;
     }
-    this.tape += TAG_OBJECT_END;
+    this.put(OBJECT_END);
     return out && Object.freeze(out);
   }
 }
 
 /**
- * Reads a value as plain JSON data, within `budget` bytes; returns its tape.
+ * Reads a value as plain JSON data, within `budget` bytes; returns its tape (see
+ * {@link ArgsReader#bytes}).
  * @param {unknown} value
  * @param {number} budget
- * @returns {string}
+ * @returns {Uint8Array}
  */
 export function ckReadValue(value, budget) {
   const reader = new ArgsReader(budget, false);
   reader.all(value);
-  return reader.tape;
+  return reader.bytes();
 }
+
+/**
+ * {@link ckReadValue}'s tape, as text.
+ * @param {unknown} value
+ * @param {number} budget
+ */
+const valueTape = (value, budget) => decoder.decode(ckReadValue(value, budget));
+
+/** What `ckReadCall` reads a primitive call as: nothing at all. */
+const NONE = Object.freeze(Object.create(null));
 
 // What the last `ckReadCall` read, until Rust takes it (once: no agent object outlives its call).
 /** @type {unknown} */
@@ -337,26 +481,44 @@ let lastId;
  * left to Rust, which makes the call's id.
  * @param {unknown} call
  * @param {number} budget
- * @returns {string}
+ * @returns {Uint8Array}
  */
 export function ckReadCall(call, budget) {
-  const name = safeGet(call, "name");
-  const raw = safeGet(call, "args");
+  // `safeGet`'s reads, each written out so that V8 sees each key: a primitive has none, and a
+  // read that throws reads as `undefined`.
+  const o = /** @type {Record<string, unknown>} */ ((typeof call === "object" && call !== null) || typeof call === "function" ? call : NONE);
+  let name, raw, id, token, decline;
+  try { name = o.name; } catch { /* undefined */ }
+  try { raw = o.args; } catch { /* undefined */ }
+  const reader = new ArgsReader(budget, true);
+  reader.field(name);
+  // `callId`, `confirmToken` and `decline` come before the args on the tape but are read after
+  // them: the args are written past room for the three at their shortest (`uu0`), and moved up
+  // if they need more.
+  const fieldsAt = reader.at;
+  reader.room(3);
+  reader.at = reader.start = fieldsAt + 3;
   /** @type {unknown} */
   let copy;
-  let args = TAG_ABSENT;
-  if (raw !== undefined) {
-    const reader = new ArgsReader(budget, true);
-    copy = reader.all(raw);
-    args = reader.tape;
+  if (raw === undefined) reader.put(ABSENT);
+  else copy = reader.all(raw);
+  try { id = o.callId; } catch { /* undefined */ }
+  try { token = o.confirmToken; } catch { /* undefined */ }
+  try { decline = o.decline; } catch { /* undefined */ }
+  const end = reader.at, more = fieldLength(id) + fieldLength(token) - 2;
+  if (more > 0) {
+    reader.room(more);
+    reader.out.copyWithin(reader.start + more, reader.start, end);
   }
-  const id = safeGet(call, "callId");
-  const token = safeGet(call, "confirmToken");
-  const decline = safeGet(call, "decline");
+  reader.at = fieldsAt;
+  reader.field(id);
+  reader.field(token);
+  reader.put(decline ? DECLINE : NO_DECLINE);
+  reader.at = end + more;
   // Set only now: a getter above may have called `invoke` again, which took its own.
   lastCopy = copy;
   lastId = typeof id === "string" ? id : undefined;
-  return field(name) + field(id) + field(token) + (decline ? TAG_DECLINE : TAG_NO_DECLINE) + args;
+  return reader.bytes();
 }
 
 /**
@@ -390,16 +552,18 @@ export const UNKNOWN_SHAPE = TAG_REFUSED + "not a tool call coworkkit knows: exp
 export const NOT_AN_OBJECT = TAG_REFUSED + "args: a tool call's arguments must be a JSON object";
 
 /**
- * Whether `tape` is a tool call's arguments as Rust takes them: an object or a refusal.
+ * Whether `tape` (as text) is a tool call's arguments as Rust takes them: an object or a
+ * refusal.
  * @param {string} tape
  */
 const isArgsTape = (tape) => [TAG_OBJECT, TAG_TOO_LARGE, TAG_NOT_JSON, TAG_REFUSED].includes(tape[0]);
 
 /**
- * Reads a provider tool call; `max` is `maxArgsBytes`. Returns its tape.
+ * Reads a provider tool call; `max` is `maxArgsBytes`. Returns its tape (see
+ * {@link ArgsReader#bytes}).
  * @param {unknown} call
  * @param {number} max
- * @returns {string}
+ * @returns {Uint8Array}
  */
 export function ckReadToolCall(call, max) {
   const longest = max * 4 + 4096;
@@ -419,7 +583,7 @@ export function ckReadToolCall(call, max) {
       refusal ||= TAG_TOO_LARGE + v.length + TAG_NUMBER_END;
     } else if (v === undefined) return v;
     else if (args && v !== null) {
-      const tape = ckReadValue(v, max);
+      const tape = valueTape(v, max);
       if (tape[0] !== TAG_TOO_LARGE && tape[0] !== TAG_NOT_JSON) return [tape];
       refusal ||= tape;
     }
@@ -452,7 +616,12 @@ export function ckReadToolCall(call, max) {
   else tape = raw ? raw[0] : NO_ARGS;
   if (!isArgsTape(tape)) tape = NOT_AN_OBJECT;
   const callName = shape === SHAPE_OPENAI_CHAT && fnName !== undefined ? fnName : name;
-  return shape + field(shape === SHAPE_OPENAI_RESPONSES ? callId : id) + field(callName) + tape;
+  const out = new ArgsReader(0, false);
+  out.count(shape);
+  out.field(shape === SHAPE_OPENAI_RESPONSES ? callId : id);
+  out.field(callName);
+  out.raw(tape);
+  return out.bytes();
 }
 
 /**
@@ -471,5 +640,5 @@ function parsedArgs(raw, max) {
     const m = safeGet(e, "message");
     return TAG_REFUSED + "args: not valid JSON: " + (typeof m === "string" ? m : "");
   }
-  return ckReadValue(parsed, max);
+  return valueTape(parsed, max);
 }

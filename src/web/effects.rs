@@ -13,7 +13,6 @@ use std::rc::Rc;
 
 use gloo_timers::callback::Timeout;
 use js_sys::{Function, Object, Promise};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -40,7 +39,7 @@ pub(crate) struct Effects {
     waiters: RefCell<Vec<(Ticket, Function)>>,
     /// Answers that arrived while `invoke` was still draining, before it made a promise: the
     /// promise it returns, already resolved.
-    early: RefCell<Vec<(Ticket, Promise)>>,
+    early: RefCell<Vec<(Ticket, JsValue)>>,
     /// The card's DOM, made when the first hard call needs it.
     card: RefCell<Option<CardLayer>>,
     /// The timer for the engine's next deadline, with that deadline.
@@ -70,7 +69,7 @@ impl Effects {
             at.map(|i| early.swap_remove(i).1)
         };
         if let Some(promise) = early {
-            return promise;
+            return promise.unchecked_into();
         }
         let mut resolver = None;
         let promise = Promise::new(&mut |resolve, _reject| resolver = Some(resolve));
@@ -131,7 +130,7 @@ impl Effects {
                 approver,
                 ..
             } => {
-                let call_id = id_js(&call_id, &host_call_id);
+                let call_id = host_call_id.unwrap_or_else(|| JsValue::from_str(&call_id));
                 run(
                     inst, call, action, &call_id, control, &args, snapshot, approver,
                 );
@@ -182,13 +181,13 @@ impl Effects {
                 action,
                 outcome,
             } => {
-                let payload = Resolution {
-                    id: proposal.to_string(),
-                    call_id: &call_id,
-                    action: &action,
-                    outcome: outcome_js(&outcome),
-                };
-                inst.events.emit(EventKind::Resolved, &frozen(&payload));
+                let payload = js::resolved(
+                    &proposal.to_string(),
+                    &call_id,
+                    &action,
+                    &outcome_js(&outcome),
+                );
+                inst.events.emit(EventKind::Resolved, &payload);
             }
             Effect::Record(record) => {
                 let js = record_js(inst, &record);
@@ -334,19 +333,21 @@ fn run(
     };
     let approver = approver.as_ref().map_or(JsValue::NULL, approver_js);
     let snapshot = snapshot.unwrap_or_else(|| write_frozen(args));
-    match js::run(
+    let how = js::run(
         &run,
         &snapshot,
         call_id,
         control as u8,
         &approver,
         &inst.signal,
-    ) {
-        Err(thrown) => {
-            let e = Error::RunFailed(message_of(&thrown));
+    );
+    let value = js::take_run();
+    match how {
+        js::RUN_THREW => {
+            let e = Error::RunFailed(message_of(&value));
             inst.engine.borrow_mut().run_finished(call, Err(e), now());
         }
-        Ok(value) if is_thenable(&value) => {
+        js::RUN_LATER => {
             let weak = inst.me.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let settled = JsFuture::from(Promise::resolve(&value)).await;
@@ -357,7 +358,7 @@ fn run(
                 }
             });
         }
-        Ok(value) => {
+        _ => {
             inst.engine
                 .borrow_mut()
                 .run_finished(call, Ok(value), now());
@@ -365,54 +366,24 @@ fn run(
     }
 }
 
-/// A deeply frozen JS object from a payload that serde describes (the objects the SDK hands
-/// out off the per-call path). JSON-compatible: maps as plain objects, no `BigInt`; a
-/// preserved `JsValue` field (a snapshot) goes through as the same object.
-pub(crate) fn frozen(value: &impl Serialize) -> JsValue {
-    let js = value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or(JsValue::NULL);
-    if let Some(object) = js.dyn_ref::<Object>() {
-        Object::freeze(object);
-    }
-    js
-}
-
-/// A waiting proposal as `pending()` and the `proposal` event show it (SPEC §2).
-#[derive(Serialize)]
-struct ProposalPayload<'a> {
-    id: String,
-    #[serde(rename = "callId")]
-    call_id: &'a str,
-    action: &'a str,
-    control: &'static str,
-    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
-    args: JsValue,
-    #[serde(rename = "expiresAt")]
-    expires_at: f64,
-}
-
-/// The `resolved` event's payload.
-#[derive(Serialize)]
-struct Resolution<'a> {
-    id: String,
-    #[serde(rename = "callId")]
-    call_id: &'a str,
-    action: &'a str,
-    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
-    outcome: JsValue,
-}
-
 /// A proposal as the SDK hands it out, frozen, with the call's own frozen snapshot as `args`.
 pub(crate) fn proposal_js(p: &ProposalInfo<JsValue>) -> JsValue {
-    frozen(&ProposalPayload {
-        id: p.id.to_string(),
-        call_id: &p.call_id,
-        action: &p.action,
-        control: p.control.as_str(),
-        args: p.snapshot.clone().unwrap_or_else(|| write_frozen(&p.args)),
-        expires_at: p.expires_at,
-    })
+    let written;
+    let args = match &p.snapshot {
+        Some(snapshot) => snapshot,
+        None => {
+            written = write_frozen(&p.args);
+            &written
+        }
+    };
+    js::proposal(
+        &p.id.to_string(),
+        &p.call_id,
+        &p.action,
+        p.control as u8,
+        args,
+        p.expires_at,
+    )
 }
 
 fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
@@ -422,14 +393,18 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
         RecordOutcome::Error { code, message } => (&u, code_number(code), Some(message.clone())),
         RecordOutcome::NotRun => (&u, None, None),
     };
+    let mut written = (JsValue::UNDEFINED, JsValue::UNDEFINED);
     let args = match &r.snapshot {
-        Some(snapshot) => snapshot.clone(),
-        None => write_frozen(&r.args),
+        Some(snapshot) => snapshot,
+        None => {
+            written.0 = write_frozen(&r.args);
+            &written.0
+        }
     };
     js::record(
         r.seq as f64,
         &inst.session_js,
-        &id_js(&r.call_id, &r.host_call_id),
+        id_js(&r.call_id, &r.host_call_id, &mut written.1),
         &inst.registry.name_js(&r.action),
         r.control as u8,
         r.control_source as u8,
@@ -438,7 +413,7 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
         value,
         code,
         message,
-        &args,
+        args,
         &r.approver.as_ref().map_or(JsValue::UNDEFINED, approver_js),
         r.reason.and_then(code_number),
         r.via as u8,
@@ -454,18 +429,18 @@ pub(crate) fn outcome_js(outcome: &Outcome<JsValue>) -> JsValue {
 
 /// One of the outcome builders of `objects.js`: `callId`, gate, `ok`, `result`, `error`,
 /// `confirmToken`, `expiresAt`.
-type OutcomeBuilder<T> =
-    fn(&JsValue, u8, bool, &JsValue, &JsValue, Option<String>, Option<f64>) -> T;
+type OutcomeBuilder =
+    fn(&JsValue, u8, bool, &JsValue, &JsValue, Option<String>, Option<f64>) -> JsValue;
 
 /// Hands an outcome's fields to one of the outcome builders of `objects.js`.
-fn outcome_parts<T>(outcome: &Outcome<JsValue>, build: OutcomeBuilder<T>) -> T {
-    let u = JsValue::UNDEFINED;
+fn outcome_parts(outcome: &Outcome<JsValue>, build: OutcomeBuilder) -> JsValue {
+    let (u, mut written) = (JsValue::UNDEFINED, JsValue::UNDEFINED);
     let error = match &outcome.error {
         Some((code, message)) => js::error(code_number(code), message),
-        None => u.clone(),
+        None => JsValue::UNDEFINED,
     };
     build(
-        &id_js(&outcome.call_id, &outcome.host_call_id),
+        id_js(&outcome.call_id, &outcome.host_call_id, &mut written),
         outcome.gate as u8,
         outcome.ok,
         outcome.result.as_ref().unwrap_or(&u),
@@ -475,11 +450,14 @@ fn outcome_parts<T>(outcome: &Outcome<JsValue>, build: OutcomeBuilder<T>) -> T {
     )
 }
 
-/// A call id's JS string: the one the call came with, else written out.
-fn id_js(text: &str, host: &Option<JsValue>) -> JsValue {
+/// A call id's JS string: the one the call came with, else written out into `written`.
+fn id_js<'a>(text: &str, host: &'a Option<JsValue>, written: &'a mut JsValue) -> &'a JsValue {
     match host {
-        Some(js) => js.clone(),
-        None => JsValue::from_str(text),
+        Some(js) => js,
+        None => {
+            *written = JsValue::from_str(text);
+            written
+        }
     }
 }
 
@@ -501,10 +479,6 @@ fn nudge(action: &str, control: Control) {
         control.as_str()
     );
     web_sys::console::warn_1(&message.into());
-}
-
-fn is_thenable(v: &JsValue) -> bool {
-    v.is_object() && get(v, "then").is_function()
 }
 
 /// What a `run` threw or rejected with, as the outcome's message.

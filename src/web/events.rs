@@ -9,6 +9,8 @@ use std::cell::{Cell, RefCell};
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
+use super::js;
+
 /// The events of `ck.on`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EventKind {
@@ -81,16 +83,12 @@ impl EventBus {
 
     /// Calls every listener of `kind` with `payload`, in subscription order.
     pub(crate) fn emit(&self, kind: EventKind, payload: &JsValue) {
-        if !self.subscribers.borrow().iter().any(|s| s.kind == kind) {
-            return;
+        let mut listeners = Vec::new();
+        for s in self.subscribers.borrow().iter() {
+            if s.kind == kind {
+                listeners.push(s.callback.clone());
+            }
         }
-        let listeners: Vec<Function> = self
-            .subscribers
-            .borrow()
-            .iter()
-            .filter(|s| s.kind == kind)
-            .map(|s| s.callback.clone())
-            .collect();
         for f in listeners {
             call_listener(&f, payload);
         }
@@ -99,12 +97,7 @@ impl EventBus {
     /// Delivers a record: to the sink first, then to the `record` listeners.
     pub(crate) fn record(&self, record: &JsValue) {
         if let Some(sink) = &self.sink {
-            if let Err(e) = sink.call1(&JsValue::UNDEFINED, record) {
-                web_sys::console::error_2(
-                    &"coworkkit: onActionRecord threw; the call is unaffected".into(),
-                    &e,
-                );
-            }
+            js::deliver(sink, record, true);
         }
         self.emit(EventKind::Record, record);
     }
@@ -112,7 +105,5 @@ impl EventBus {
 
 /// Calls one listener, logging a throw.
 pub(crate) fn call_listener(f: &Function, payload: &JsValue) {
-    if let Err(e) = f.call1(&JsValue::UNDEFINED, payload) {
-        web_sys::console::error_2(&"coworkkit: an event listener threw".into(), &e);
-    }
+    js::deliver(f, payload, false);
 }

@@ -319,9 +319,17 @@ impl Instance {
     /// bits.
     fn fresh_call_id(&self) -> (String, JsValue) {
         let bytes = self.engine.borrow_mut().draw_call_id();
-        let word =
-            |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let js = js::call_id_text(word(0), word(4), word(8), word(12));
+        let word = |i: usize| u16::from_be_bytes([bytes[2 * i], bytes[2 * i + 1]]);
+        let js = js::call_id_text(
+            word(0),
+            word(1),
+            word(2),
+            word(3),
+            word(4),
+            word(5),
+            word(6),
+            word(7),
+        );
         (hex_id(CALL_ID_PREFIX, &bytes), js)
     }
 

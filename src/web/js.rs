@@ -30,6 +30,13 @@ pub const OP_FILL: u8 = 1;
 /// Choose an option of a `<select>`.
 pub const OP_SELECT: u8 = 2;
 
+/// `run` returned a value: [`run`] answers how `run` went with one of the `RUN_*` of codes.js.
+pub const RUN_RETURNED: u8 = 0;
+/// `run` threw.
+pub const RUN_THREW: u8 = 1;
+/// `run` returned a thenable.
+pub const RUN_LATER: u8 = 2;
+
 /// No element matches: [`hand`] answers the first check an element failed with one of the
 /// `ELEMENT_*` of codes.js.
 pub const ELEMENT_MISSING: u8 = 0;
@@ -62,14 +69,15 @@ extern "C" {
 
 #[wasm_bindgen(module = "/src/js/read.js")]
 extern "C" {
-    /// Reads a JS value as plain JSON data in one pass, within `budget` bytes; returns its tape.
+    /// Reads a JS value as plain JSON data in one pass, within `budget` bytes; returns its tape
+    /// (UTF-8 bytes).
     #[wasm_bindgen(js_name = ckReadValue)]
-    pub fn read_value_tape(value: &JsValue, budget: f64) -> String;
+    pub fn read_value_tape(value: &JsValue, budget: f64) -> Vec<u8>;
 
     /// Reads an `invoke` call in one pass (`name`, `args`, `callId`, `confirmToken`,
-    /// `decline`), building the frozen copy of its args; returns its tape.
+    /// `decline`), building the frozen copy of its args; returns its tape (UTF-8 bytes).
     #[wasm_bindgen(js_name = ckReadCall)]
-    pub fn read_call_tape(call: &JsValue, budget: f64) -> String;
+    pub fn read_call_tape(call: &JsValue, budget: f64) -> Vec<u8>;
 
     /// The frozen copy of the args the last [`read_call_tape`] read; `undefined` after a
     /// refusal. Taking it clears it, so no agent object outlives its call here.
@@ -81,9 +89,9 @@ extern "C" {
     pub fn take_id() -> JsValue;
 
     /// Reads a provider tool call in one pass: its shape, id, name and arguments (`max` is
-    /// `maxArgsBytes`); returns its tape.
+    /// `maxArgsBytes`); returns its tape (UTF-8 bytes).
     #[wasm_bindgen(js_name = ckReadToolCall)]
-    pub fn read_tool_call_tape(call: &JsValue, max: f64) -> String;
+    pub fn read_tool_call_tape(call: &JsValue, max: f64) -> Vec<u8>;
 }
 
 #[wasm_bindgen(module = "/src/js/element.js")]
@@ -108,10 +116,11 @@ extern "C" {
 /// in the same order), so no string of a fixed set is decoded on a call.
 #[wasm_bindgen(module = "/src/js/objects.js")]
 extern "C" {
-    /// The JS text of a call id the engine drew: `ck_` and the four words in hex (the same
-    /// text as `core::ids::hex_id` of their bytes, big-endian).
+    /// The JS text of a call id the engine drew: `ck_` and the eight 16-bit words in hex (the
+    /// same text as `core::ids::hex_id` of their bytes, big-endian).
     #[wasm_bindgen(js_name = ckCallId)]
-    pub fn call_id_text(a: u32, b: u32, c: u32, d: u32) -> JsValue;
+    #[allow(clippy::too_many_arguments)]
+    pub fn call_id_text(a: u16, b: u16, c: u16, d: u16, e: u16, f: u16, g: u16, h: u16) -> JsValue;
 
     /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
     #[wasm_bindgen(js_name = ckOutcome)]
@@ -125,7 +134,8 @@ extern "C" {
         expires_at: Option<f64>,
     ) -> JsValue;
 
-    /// A promise already resolved with the outcome [`outcome`] builds from the same fields.
+    /// A promise already resolved with the outcome [`outcome`] builds from the same fields (a
+    /// `Promise`, typed as a `JsValue` so that both builders share one caller in Rust).
     #[wasm_bindgen(js_name = ckResolvedOutcome)]
     pub fn resolved_outcome(
         call_id: &JsValue,
@@ -135,11 +145,11 @@ extern "C" {
         error: &JsValue,
         confirm_token: Option<String>,
         expires_at: Option<f64>,
-    ) -> Promise;
+    ) -> JsValue;
 
-    /// Calls `run(args, ctx)`, the `ctx` being [`context`] of the other arguments; a throw is
-    /// the `Err`.
-    #[wasm_bindgen(catch, js_name = ckRun)]
+    /// Calls `run(args, ctx)`, the `ctx` being [`context`] of the other arguments; answers how
+    /// it went (a `RUN_*`), with what it returned or threw left for [`take_run`].
+    #[wasm_bindgen(js_name = ckRun)]
     pub fn run(
         run: &Function,
         args: &JsValue,
@@ -147,7 +157,16 @@ extern "C" {
         control: u8,
         approver: &JsValue,
         signal: &JsValue,
-    ) -> Result<JsValue, JsValue>;
+    ) -> u8;
+
+    /// What the last [`run`] got from `run`: its value, what it threw, or the thenable.
+    #[wasm_bindgen(js_name = ckTakeRun)]
+    pub fn take_run() -> JsValue;
+
+    /// Calls `f(payload)`, the app's `onActionRecord` (`sink`) or an event listener; a throw
+    /// is logged with `console.error`, naming which, and goes no further.
+    #[wasm_bindgen(js_name = ckDeliver)]
+    pub fn deliver(f: &Function, payload: &JsValue, sink: bool);
 
     /// `{ code, message }`, frozen.
     #[wasm_bindgen(js_name = ckError)]
@@ -175,6 +194,22 @@ extern "C" {
         started_at: f64,
         settled_at: f64,
     ) -> JsValue;
+
+    /// A waiting proposal as `pending()` and the `proposal` event show it: `{ id, callId,
+    /// action, control, args, expiresAt }`, frozen.
+    #[wasm_bindgen(js_name = ckProposal)]
+    pub fn proposal(
+        id: &str,
+        call_id: &str,
+        action: &str,
+        control: u8,
+        args: &JsValue,
+        expires_at: f64,
+    ) -> JsValue;
+
+    /// The `resolved` event's payload: `{ id, callId, action, outcome }`, frozen.
+    #[wasm_bindgen(js_name = ckResolved)]
+    pub fn resolved(id: &str, call_id: &str, action: &str, outcome: &JsValue) -> JsValue;
 
     #[wasm_bindgen(js_name = ckAnswer)]
     fn answer_in(outcome: &Promise, shape: u8, id: Option<String>, action: &str) -> Promise;

@@ -17,7 +17,13 @@ pub use crate::core::tape::{Field, ToolCall as ToolCallFields};
 /// Reads a JS value as plain JSON data. `budget` is the largest JSON size (in UTF-8 bytes)
 /// that is acceptable; going past it is `args_too_large` even before the walk ends.
 pub fn read_value(value: &JsValue, budget: usize) -> Result<Value, Error> {
-    tape::decode_value(&js::read_value_tape(value, budget as f64), budget)
+    tape::decode_value(text(&js::read_value_tape(value, budget as f64)), budget)
+}
+
+/// A tape's text. The reader writes UTF-8; anything else is not its tape, and reads as the
+/// empty tape, which decodes as unreadable.
+fn text(tape: &[u8]) -> &str {
+    std::str::from_utf8(tape).unwrap_or_default()
 }
 
 /// An `invoke` call, read in one crossing by [`read_call`].
@@ -45,7 +51,7 @@ pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
         confirm_token,
         decline,
         args,
-    } = tape::decode_call(&js::read_call_tape(call, budget as f64), budget);
+    } = tape::decode_call(text(&js::read_call_tape(call, budget as f64)), budget);
     CallFields {
         name,
         args: args.map(|args| args.map(|value| (value, js::take_copy()))),
@@ -57,7 +63,7 @@ pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
 
 /// Reads a provider tool call: its shape, id, name and arguments; `max` is `maxArgsBytes`.
 pub fn read_tool_call(call: &JsValue, max: usize) -> ToolCallFields {
-    tape::decode_tool_call(&js::read_tool_call_tape(call, max as f64), max)
+    tape::decode_tool_call(text(&js::read_tool_call_tape(call, max as f64)), max)
 }
 
 /// The JS string of the `callId` the last [`read_call`] read, when it was a string:

@@ -8,11 +8,15 @@ import { ArgsReader, ckReadCall, ckReadValue, ckTakeCopy, ckTakeId, wellFormed, 
 import { MAX_DEPTH } from "../../src/js/codes.js";
 
 const BIG = 1 << 30;
-const tape = (v, budget = BIG) => ckReadValue(v, budget);
+/** A tape's bytes as text (decoded at once: the reader's buffer is reused). */
+const text = (bytes) => new TextDecoder().decode(bytes);
+const tape = (v, budget = BIG) => text(ckReadValue(v, budget));
+/** An invoke call's tape, as text. */
+const callTape = (call, budget = BIG) => text(ckReadCall(call, budget));
 /** Reads `v` with the copy, as `invoke` does: `{ copy, tape }`. */
 function copied(v, budget = BIG) {
   const reader = new ArgsReader(budget, true);
-  return { copy: reader.all(v), tape: reader.tape };
+  return { copy: reader.all(v), tape: text(reader.bytes()) };
 }
 /** `depth` arrays around `leaf`. */
 function nested(depth, leaf) {
@@ -188,13 +192,20 @@ test("without the copy, a container reads as null; after a refusal, as undefined
 });
 
 test("an invoke call: its fields in order, then decline, then the args; absent args are `u`", () => {
-  assert.equal(ckReadCall({ name: "getTask", args: { a: 1 }, callId: "c1" }, BIG), "s7:getTasks2:c1u0{1:1:ai1;}");
-  assert.equal(ckReadCall({ name: "x" }, BIG), "s1:xuu0u");
-  assert.equal(ckReadCall({ name: 1, callId: 2, confirmToken: "t", decline: true, args: null }, BIG), "xxs1:t1n");
-  assert.equal(ckReadCall({ name: "x", callId: null, confirmToken: {}, decline: "yes" }, BIG), "s1:xux1u");
-  assert.equal(ckReadCall({ name: "n\ud800" }, BIG), "s4:n\ufffduu0u");
-  assert.equal(ckReadCall({ name: "x", args: { f() {} } }, BIG), "s1:xuu0!3args.f");
-  assert.equal(ckReadCall(null, BIG), "uuu0u");
+  assert.equal(callTape({ name: "getTask", args: { a: 1 }, callId: "c1" }), "s7:getTasks2:c1u0{1:1:ai1;}");
+  assert.equal(callTape({ name: "x" }), "s1:xuu0u");
+  assert.equal(callTape({ name: 1, callId: 2, confirmToken: "t", decline: true, args: null }), "xxs1:t1n");
+  assert.equal(callTape({ name: "x", callId: null, confirmToken: {}, decline: "yes" }), "s1:xux1u");
+  assert.equal(callTape({ name: "n\ud800" }), "s4:n\ufffduu0u");
+  assert.equal(callTape({ name: "x", args: { f() {} } }), "s1:xuu0!3args.f");
+  assert.equal(callTape(null), "uuu0u");
+});
+
+test("an invoke call whose tape outgrows the reader's buffer, with fields that move the args up", () => {
+  const long = "x".repeat(5000);
+  assert.equal(callTape({ name: "x", args: [long, "é\ud800"], callId: "c1", confirmToken: "tök" }),
+    `s1:xs2:c1s4:tök0[2:s5000:${long}s5:é\ufffd]`);
+  assert.equal(callTape({ name: "x", args: [1] }), "s1:xuu0[1:i1;]", "the next call reads afresh");
 });
 
 test("an invoke call: every property is read once, in order; a throwing getter reads as undefined", () => {
@@ -203,7 +214,7 @@ test("an invoke call: every property is read once, in order; a throwing getter r
   ckReadCall(call, BIG);
   assert.deepEqual(seen, ["name", "args", "callId", "confirmToken", "decline"]);
   const throwing = { get name() { throw new Error("no"); }, get callId() { throw new Error("no"); } };
-  assert.equal(ckReadCall(throwing, BIG), "uuu0u");
+  assert.equal(callTape(throwing), "uuu0u");
 });
 
 test("an invoke call: the copy and the callId string are taken once each; no id is made for an absent callId", () => {
@@ -223,10 +234,10 @@ test("an invoke call: the copy and the callId string are taken once each; no id 
 
 test("an invoke call made from a getter while the args are read keeps its own copy", () => {
   let inner;
-  const outer = ckReadCall({
+  const outer = callTape({
     name: "outer",
-    args: { get a() { inner = [ckReadCall({ name: "inner", args: { b: 2 } }, BIG), ckTakeCopy()]; return 1; } },
-  }, BIG);
+    args: { get a() { inner = [callTape({ name: "inner", args: { b: 2 } }), ckTakeCopy()]; return 1; } },
+  });
   assert.equal(inner[0], "s5:inneruu0{1:1:bi2;}");
   assert.deepEqual(inner[1], { b: 2 });
   assert.equal(outer, "s5:outeruu0{1:1:ai1;}");

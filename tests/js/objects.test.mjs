@@ -3,8 +3,8 @@
 // and the text of a call id the engine drew.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ckCallId, ckContext, ckError, ckOutcome, ckRecord, ckRecordOutcome, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
-import { CODES, CONTROLS, GATES, STATUSES, VIAS } from "../../src/js/codes.js";
+import { ckCallId, ckContext, ckDeliver, ckError, ckOutcome, ckProposal, ckRecord, ckRecordOutcome, ckResolved, ckResolvedOutcome, ckRun, ckTakeRun } from "../../src/js/objects.js";
+import { CODES, CONTROLS, GATES, RUN_LATER, RUN_RETURNED, RUN_THREW, STATUSES, VIAS } from "../../src/js/codes.js";
 
 const gate = (name) => GATES.indexOf(name);
 const code = (name) => CODES.indexOf(name);
@@ -19,6 +19,18 @@ test("an outcome: callId, gate, ok, then only the optional fields given; frozen"
   assert.deepEqual(Object.keys(full), ["callId", "gate", "ok", "result", "error", "confirmToken", "expiresAt"]);
   assert.equal(full.gate, "needs_confirmation");
   assert.equal(full.result, null, "null is a result");
+});
+
+test("a proposal and a resolution: SPEC §2's fields in order, the level named; frozen", () => {
+  const args = Object.freeze({ projectId: "p1" });
+  const p = ckProposal("ckp_3", "c", "deleteProject", CONTROLS.indexOf("hard"), args, 120000);
+  assert.deepEqual(Object.entries(p), [["id", "ckp_3"], ["callId", "c"], ["action", "deleteProject"], ["control", "hard"], ["args", args], ["expiresAt", 120000]]);
+  assert.equal(p.args, args, "the call's own snapshot");
+  assert.ok(Object.isFrozen(p));
+  const outcome = ckOutcome("c", gate("cancelled"), false, undefined, undefined, undefined, undefined);
+  const r = ckResolved("ckp_3", "c", "deleteProject", outcome);
+  assert.deepEqual(Object.entries(r), [["id", "ckp_3"], ["callId", "c"], ["action", "deleteProject"], ["outcome", outcome]]);
+  assert.ok(Object.isFrozen(r));
 });
 
 test("an error: { code, message } with the code named, frozen", () => {
@@ -60,20 +72,51 @@ test("the ctx run receives: { callId, control, approver, signal }", () => {
 });
 
 test("a drawn call id: ck_ and the four words as 32 lowercase hex digits, big-endian", () => {
-  assert.equal(ckCallId(0, 0, 0, 0), "ck_" + "0".repeat(32));
-  assert.equal(ckCallId(0x01234567, 0x89abcdef, 0xfedcba98, 0x76543210), "ck_0123456789abcdeffedcba9876543210");
-  assert.equal(ckCallId(0xffffffff, 1, 0x10, 0x100), "ck_ffffffff000000010000001000000100");
+  assert.equal(ckCallId(0, 0, 0, 0, 0, 0, 0, 0), "ck_" + "0".repeat(32));
+  assert.equal(ckCallId(0x0123, 0x4567, 0x89ab, 0xcdef, 0xfedc, 0xba98, 0x7654, 0x3210), "ck_0123456789abcdeffedcba9876543210");
+  assert.equal(ckCallId(0xffff, 0xffff, 0, 1, 0, 0x10, 0, 0x100), "ck_ffffffff000000010000001000000100");
 });
 
-test("ckRun calls run with the args and its ctx, and lets what run throws through", () => {
+test("ckRun calls run with the args and its ctx, and says how it went; ckTakeRun has what it got, once", () => {
   const signal = new AbortController().signal;
   const seen = [];
-  const value = ckRun((args, ctx) => { seen.push(args, ctx); return 7; }, { a: 1 }, "c", CONTROLS.indexOf("soft"), null, signal);
-  assert.equal(value, 7);
+  const how = ckRun((args, ctx) => { seen.push(args, ctx); return 7; }, { a: 1 }, "c", CONTROLS.indexOf("soft"), null, signal);
+  assert.deepEqual([how, ckTakeRun(), ckTakeRun()], [RUN_RETURNED, 7, undefined]);
   assert.deepEqual(seen[0], { a: 1 });
   assert.deepEqual(Object.keys(seen[1]), ["callId", "control", "approver", "signal"]);
   assert.equal(seen[1].control, "soft");
-  assert.throws(() => ckRun(() => { throw new Error("boom"); }, {}, "c", 0, null, signal), /boom/);
+  const boom = new Error("boom");
+  assert.equal(ckRun(() => { throw boom; }, {}, "c", 0, null, signal), RUN_THREW);
+  assert.equal(ckTakeRun(), boom, "what run threw, as it is");
+  assert.equal(ckRun(() => { throw undefined; }, {}, "c", 0, null, signal), RUN_THREW);
+  assert.equal(ckTakeRun(), undefined);
+  const thenable = { then() {} };
+  assert.equal(ckRun(() => thenable, {}, "c", 0, null, signal), RUN_LATER);
+  assert.equal(ckTakeRun(), thenable);
+  assert.equal(ckRun(async () => 1, {}, "c", 0, null, signal), RUN_LATER);
+  ckTakeRun();
+  // Not thenables: a then that is no function or whose read throws, a function with a then.
+  for (const value of [{ then: 1 }, { get then() { throw new Error("no"); } }, Object.assign(() => {}, { then() {} }), null, "s"]) {
+    assert.equal(ckRun(() => value, {}, "c", 0, null, signal), RUN_RETURNED);
+    assert.equal(ckTakeRun(), value);
+  }
+});
+
+test("ckDeliver calls the sink or listener with the payload; a throw is logged, naming which, and goes no further", () => {
+  const seen = [];
+  ckDeliver((p) => seen.push(p), 1, true);
+  assert.deepEqual(seen, [1]);
+  const logged = [];
+  const error = console.error;
+  console.error = (...a) => logged.push(a);
+  try {
+    const boom = new Error("boom");
+    ckDeliver(() => { throw boom; }, 2, true);
+    ckDeliver(() => { throw "no"; }, 3, false);
+    assert.deepEqual(logged, [["coworkkit: onActionRecord threw; the call is unaffected", boom], ["coworkkit: an event listener threw", "no"]]);
+  } finally {
+    console.error = error;
+  }
 });
 
 test("ckResolvedOutcome is a promise of the same outcome ckOutcome builds", async () => {

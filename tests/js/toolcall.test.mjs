@@ -10,7 +10,8 @@ import { SHAPE_ANTHROPIC, SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "../.
 const MAX = 64;
 /** Strings longer than this many UTF-16 units are refused unread. */
 const LONGEST = MAX * 4 + 4096;
-const read = (call, max = MAX) => ckReadToolCall(call, max);
+/** The tool call's tape, as text (decoded at once: the reader's buffer is reused). */
+const read = (call, max = MAX) => new TextDecoder().decode(ckReadToolCall(call, max));
 const chat = (args, extra = {}) => ({ id: "call_1", type: "function", function: { name: "getTask", arguments: args }, ...extra });
 const responses = (args, extra = {}) => ({ type: "function_call", call_id: "fc_1", name: "getTask", arguments: args, ...extra });
 const anthropic = (input, extra = {}) => ({ type: "tool_use", id: "tu_1", name: "getTask", input, ...extra });
