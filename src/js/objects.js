@@ -192,30 +192,6 @@ export function ckRecordOutcome(status, value, code, message) {
 }
 
 /**
- * A waiting proposal as `pending()` and the `proposal` event show it, frozen.
- * @param {string} id
- * @param {string} callId
- * @param {string} action
- * @param {number} control a `CONTROLS` index
- * @param {unknown} args the call's frozen snapshot
- * @param {number} expiresAt
- */
-export function ckProposal(id, callId, action, control, args, expiresAt) {
-  return Object.freeze({ id, callId, action, control: CONTROLS[control], args, expiresAt });
-}
-
-/**
- * The `resolved` event's payload, frozen.
- * @param {string} id
- * @param {string} callId
- * @param {string} action
- * @param {unknown} outcome
- */
-export function ckResolved(id, callId, action, outcome) {
-  return Object.freeze({ id, callId, action, outcome });
-}
-
-/**
  * The `ctx` that `run` receives: `{ callId, control, approver, signal }`.
  * @param {string} callId
  * @param {number} control a `CONTROLS` index

@@ -13,6 +13,8 @@ use std::rc::Rc;
 
 use gloo_timers::callback::Timeout;
 use js_sys::{Function, Object, Promise};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -181,13 +183,13 @@ impl Effects {
                 action,
                 outcome,
             } => {
-                let payload = js::resolved(
-                    &proposal.to_string(),
-                    &call_id,
-                    &action,
-                    &outcome_js(&outcome),
-                );
-                inst.events.emit(EventKind::Resolved, &payload);
+                let payload = Resolution {
+                    id: proposal.to_string(),
+                    call_id: &call_id,
+                    action: &action,
+                    outcome: outcome_js(&outcome),
+                };
+                inst.events.emit(EventKind::Resolved, &frozen(&payload));
             }
             Effect::Record(record) => {
                 let js = record_js(inst, &record);
@@ -368,22 +370,82 @@ fn run(
 
 /// A proposal as the SDK hands it out, frozen, with the call's own frozen snapshot as `args`.
 pub(crate) fn proposal_js(p: &ProposalInfo<JsValue>) -> JsValue {
-    let written;
-    let args = match &p.snapshot {
-        Some(snapshot) => snapshot,
-        None => {
-            written = write_frozen(&p.args);
-            &written
-        }
-    };
-    js::proposal(
-        &p.id.to_string(),
-        &p.call_id,
-        &p.action,
-        p.control as u8,
-        args,
-        p.expires_at,
-    )
+    frozen(&ProposalPayload {
+        id: p.id.to_string(),
+        call_id: &p.call_id,
+        action: &p.action,
+        control: p.control.as_str(),
+        args: p.snapshot.clone().unwrap_or_else(|| write_frozen(&p.args)),
+        expires_at: p.expires_at,
+    })
+}
+
+/// A deeply frozen JS object from a payload that serde describes (the objects the SDK hands
+/// out off the per-call path). JSON-compatible: maps as plain objects, no `BigInt`; a
+/// preserved `JsValue` field (a snapshot) goes through as the same object.
+pub(crate) fn frozen(value: &impl Serialize) -> JsValue {
+    let js = value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL);
+    if let Some(object) = js.dyn_ref::<Object>() {
+        Object::freeze(object);
+    }
+    js
+}
+
+/// A waiting proposal as `pending()` and the `proposal` event show it (SPEC §2).
+struct ProposalPayload<'a> {
+    id: String,
+    call_id: &'a str,
+    action: &'a str,
+    control: &'static str,
+    args: JsValue,
+    expires_at: f64,
+}
+
+/// The `resolved` event's payload.
+struct Resolution<'a> {
+    id: String,
+    call_id: &'a str,
+    action: &'a str,
+    outcome: JsValue,
+}
+
+// Written as maps rather than derived: serde-wasm-bindgen turns a struct's field names into JS
+// strings through a cache of its own (a thread-local map keyed by the names' addresses), code
+// that the wasm would carry for these two payloads alone; a map's keys are plain strings.
+impl Serialize for ProposalPayload<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(6))?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("callId", self.call_id)?;
+        map.serialize_entry("action", self.action)?;
+        map.serialize_entry("control", self.control)?;
+        map.serialize_entry("args", &Preserved(&self.args))?;
+        map.serialize_entry("expiresAt", &self.expires_at)?;
+        map.end()
+    }
+}
+
+impl Serialize for Resolution<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(4))?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("callId", self.call_id)?;
+        map.serialize_entry("action", self.action)?;
+        map.serialize_entry("outcome", &Preserved(&self.outcome))?;
+        map.end()
+    }
+}
+
+/// A JS value that goes into the serialized object as the same value (the call's frozen
+/// snapshot, the outcome).
+struct Preserved<'a>(&'a JsValue);
+
+impl Serialize for Preserved<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serde_wasm_bindgen::preserve::serialize(self.0, serializer)
+    }
 }
 
 fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {

@@ -195,22 +195,6 @@ extern "C" {
         settled_at: f64,
     ) -> JsValue;
 
-    /// A waiting proposal as `pending()` and the `proposal` event show it: `{ id, callId,
-    /// action, control, args, expiresAt }`, frozen.
-    #[wasm_bindgen(js_name = ckProposal)]
-    pub fn proposal(
-        id: &str,
-        call_id: &str,
-        action: &str,
-        control: u8,
-        args: &JsValue,
-        expires_at: f64,
-    ) -> JsValue;
-
-    /// The `resolved` event's payload: `{ id, callId, action, outcome }`, frozen.
-    #[wasm_bindgen(js_name = ckResolved)]
-    pub fn resolved(id: &str, call_id: &str, action: &str, outcome: &JsValue) -> JsValue;
-
     #[wasm_bindgen(js_name = ckAnswer)]
     fn answer_in(outcome: &Promise, shape: u8, id: Option<String>, action: &str) -> Promise;
 
