@@ -56,7 +56,7 @@ impl Coworkkit {
     /// The session id carried by every record of this instance.
     #[wasm_bindgen(getter, js_name = sessionId)]
     pub fn session_id(&self) -> String {
-        self.inner.engine.borrow().session_id().to_owned()
+        self.inner.engine().session_id().to_owned()
     }
 
     /// Registers an action; returns a handle whose `dispose()` unregisters it.
@@ -94,7 +94,7 @@ impl Coworkkit {
     /// The hard proposals waiting, the visible card's first.
     #[wasm_bindgen(unchecked_return_type = "Proposal[]")]
     pub fn pending(&self) -> Array {
-        let list = self.inner.engine.borrow().pending();
+        let list = self.inner.engine().pending();
         list.iter().map(proposal_js).collect()
     }
 
@@ -102,12 +102,11 @@ impl Coworkkit {
     /// never confirm.
     pub fn cancel(&self, id: &str) -> bool {
         let inner = &self.inner;
-        let Some(proposal) = inner.engine.borrow().proposal_by_str(id) else {
+        let Some(proposal) = inner.engine().proposal_by_str(id) else {
             return false;
         };
         let done = inner
-            .engine
-            .borrow_mut()
+            .engine_mut()
             .cancel(proposal, CancelReason::App, now());
         inner.drain();
         done
@@ -195,7 +194,7 @@ impl Coworkkit {
     /// Whether Hand mode is armed.
     #[wasm_bindgen(getter, js_name = handMode)]
     pub fn hand_mode(&self) -> bool {
-        self.inner.engine.borrow().hand_mode()
+        self.inner.engine().hand_mode()
     }
 
     /// Draws the SDK's Hand mode switch into `element` (default: the `container` option, else

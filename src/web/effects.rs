@@ -52,7 +52,7 @@ impl Effects {
     /// Performs queued effects until the engine has none, then re-arms the deadline timer.
     pub(crate) fn drain(&self, inst: &Instance) {
         loop {
-            let effect = inst.engine.borrow_mut().poll_effect();
+            let effect = inst.engine_mut().poll_effect();
             match effect {
                 Some(effect) => self.perform(inst, effect),
                 None => break,
@@ -97,7 +97,7 @@ impl Effects {
         if inst.disposed.get() {
             return;
         }
-        let deadline = inst.engine.borrow().poll_timeout();
+        let deadline = inst.engine().poll_timeout();
         let mut tick = self.tick.borrow_mut();
         match (deadline, tick.as_ref()) {
             (None, _) => *tick = None,
@@ -108,7 +108,7 @@ impl Effects {
                 let timer = timeout(at - now() + 1.0, move || {
                     if let Some(inst) = weak.upgrade() {
                         inst.effects.tick.borrow_mut().take();
-                        inst.engine.borrow_mut().tick(now());
+                        inst.engine_mut().tick(now());
                         inst.drain();
                     }
                 });
@@ -233,7 +233,7 @@ impl Effects {
             .and_then(|v| v.as_string());
         let approver = inst.approver();
         let role = approver.as_ref().and_then(|a| a.role.as_deref());
-        let confirm_allowed = inst.engine.borrow().may_confirm(req.proposal, role);
+        let confirm_allowed = inst.engine().may_confirm(req.proposal, role);
         let notice = match (&req.approvers, confirm_allowed) {
             (Some(list), false) => Some(approver_notice(list)),
             _ => None,
@@ -293,11 +293,10 @@ fn decide(inst: &Instance, proposal: ProposalId, decision: Decision) {
     match decision {
         Decision::Confirm => {
             let approver = inst.approver();
-            let _ = inst.engine.borrow_mut().confirm(proposal, approver, now());
+            let _ = inst.engine_mut().confirm(proposal, approver, now());
         }
         Decision::Cancel => {
-            inst.engine
-                .borrow_mut()
+            inst.engine_mut()
                 .cancel(proposal, CancelReason::User, now());
         }
     }
@@ -323,13 +322,13 @@ fn run(
     let run = match pieces {
         Some((_, Some(target))) => {
             let result = inst.hand.perform(inst, &target, args);
-            inst.engine.borrow_mut().run_finished(call, result, now());
+            inst.engine_mut().run_finished(call, result, now());
             return;
         }
         Some((Some(run), None)) => run,
         _ => {
             let e = Error::RunFailed("the action was disposed before it ran".into());
-            inst.engine.borrow_mut().run_finished(call, Err(e), now());
+            inst.engine_mut().run_finished(call, Err(e), now());
             return;
         }
     };
@@ -347,7 +346,7 @@ fn run(
     match how {
         js::RUN_THREW => {
             let e = Error::RunFailed(message_of(&value));
-            inst.engine.borrow_mut().run_finished(call, Err(e), now());
+            inst.engine_mut().run_finished(call, Err(e), now());
         }
         js::RUN_LATER => {
             let weak = inst.me.clone();
@@ -355,15 +354,13 @@ fn run(
                 let settled = JsFuture::from(Promise::resolve(&value)).await;
                 if let Some(inst) = weak.upgrade() {
                     let result = settled.map_err(|e| Error::RunFailed(message_of(&e)));
-                    inst.engine.borrow_mut().run_finished(call, result, now());
+                    inst.engine_mut().run_finished(call, result, now());
                     inst.drain();
                 }
             });
         }
         _ => {
-            inst.engine
-                .borrow_mut()
-                .run_finished(call, Ok(value), now());
+            inst.engine_mut().run_finished(call, Ok(value), now());
         }
     }
 }

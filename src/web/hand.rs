@@ -309,10 +309,10 @@ impl HandMode {
 
     /// Sets Hand mode, redraws the badge and switches, and emits `handmode` on a change.
     pub(crate) fn set(&self, inst: &Instance, armed: bool) {
-        if inst.engine.borrow().hand_mode() == armed {
+        if inst.engine().hand_mode() == armed {
             return;
         }
-        inst.engine.borrow_mut().set_hand_mode(armed);
+        inst.engine_mut().set_hand_mode(armed);
         let badge = if armed { badge(inst) } else { None };
         let old = self.badge.replace(badge);
         drop(old);
@@ -355,7 +355,7 @@ impl HandMode {
             ("part", "switch"),
             ("type", "button"),
             ("role", "switch"),
-            ("aria-checked", checked(inst.engine.borrow().hand_mode())),
+            ("aria-checked", checked(inst.engine().hand_mode())),
         ];
         let button: HtmlButtonElement = el(&root, "button", &attrs, "").unchecked_into();
         el(&button, "span", &[("part", "track")], "");
@@ -398,7 +398,7 @@ impl HandMode {
         args: Option<&Value>,
     ) -> Option<Error> {
         let id = {
-            let engine = inst.engine.borrow();
+            let engine = inst.engine();
             if !engine.hand_mode() {
                 return None;
             }
@@ -416,7 +416,7 @@ impl HandMode {
         target: &ElementTarget,
         args: &Value,
     ) -> Result<JsValue, Error> {
-        if !inst.engine.borrow().hand_mode() {
+        if !inst.engine().hand_mode() {
             return Err(Error::HandModeOff);
         }
         // No borrow is held: the events run the app's handlers, which may call back in.
@@ -429,7 +429,7 @@ impl HandMode {
             // Stopping is always safe, so any click counts.
             Heard::Stop => self.set(inst, false),
             Heard::Switch => {
-                if inst.engine.borrow().hand_mode() {
+                if inst.engine().hand_mode() {
                     self.set(inst, false);
                 } else if trusted {
                     let _ = self.arm(inst);
@@ -445,8 +445,8 @@ impl HandMode {
 
     /// Removes the badge and the switches and disarms (from `dispose()`).
     pub(crate) fn dispose(&self, inst: &Instance) {
-        let was_armed = inst.engine.borrow().hand_mode();
-        inst.engine.borrow_mut().set_hand_mode(false);
+        let was_armed = inst.engine().hand_mode();
+        inst.engine_mut().set_hand_mode(false);
         let badge = self.badge.take();
         let switches = self.switches.take();
         let visibility = self.visibility.take();

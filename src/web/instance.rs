@@ -4,7 +4,7 @@
 //! that belong to the instance as a whole: reading a call, handing it to the engine, and
 //! disposing.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::rc::{Rc, Weak};
 
 use js_sys::{Function, Promise};
@@ -68,7 +68,7 @@ pub(crate) const PANEL_JSON_LINES: u32 = 5;
 /// The state of one instance, shared (weakly) with every closure the browser holds.
 pub(crate) struct Instance {
     pub(crate) me: Weak<Instance>,
-    pub(crate) engine: RefCell<Engine<JsValue>>,
+    engine: RefCell<Engine<JsValue>>,
     pub(crate) options: Options,
     pub(crate) registry: ActionRegistry,
     pub(crate) events: EventBus,
@@ -97,6 +97,19 @@ pub(crate) struct Instance {
 }
 
 impl Instance {
+    /// The engine, borrowed (every borrow of it goes through here or
+    /// [`engine_mut`](Self::engine_mut), so the wasm carries one borrow check, not one per
+    /// call site).
+    pub(crate) fn engine(&self) -> Ref<'_, Engine<JsValue>> {
+        self.engine.borrow()
+    }
+
+    /// The engine, borrowed mutably. No borrow is held while JavaScript runs (see
+    /// [`effects`](super::effects)).
+    pub(crate) fn engine_mut(&self) -> RefMut<'_, Engine<JsValue>> {
+        self.engine.borrow_mut()
+    }
+
     /// Reads the options and builds the instance (SPEC §2).
     pub(crate) fn new(options: Option<JsValue>) -> Result<Rc<Instance>, JsValue> {
         let options = Options::read(options)?;
@@ -160,7 +173,7 @@ impl Instance {
         }
         let (def, action) = read_spec(spec)?;
         let name = def.name.clone();
-        let id = self.engine.borrow_mut().register(def)?;
+        let id = self.engine_mut().register(def)?;
         self.registry.insert(id, action);
         self.drain();
         self.model_contexts.action_defined(self, id, &name);
@@ -208,7 +221,7 @@ impl Instance {
     fn undefine(&self, id: ActionId) {
         if self.registry.remove(id) {
             self.model_contexts.action_disposed(id);
-            self.engine.borrow_mut().unregister(id, now());
+            self.engine_mut().unregister(id, now());
             self.drain();
         }
     }
@@ -248,7 +261,7 @@ impl Instance {
 
     /// Hands the call to the engine and drains what it asks for.
     fn submit(&self, request: InvokeRequest<JsValue>) -> Promise {
-        let ticket = self.engine.borrow_mut().invoke(request, now());
+        let ticket = self.engine_mut().invoke(request, now());
         self.drain();
         let promise = self.effects.promise_for(ticket);
         // An answer that is still to come is owed: see `held`.
@@ -259,7 +272,7 @@ impl Instance {
     /// Reads an `invoke` call (one crossing) into the engine's request, with the frozen copy of
     /// its args as the call's snapshot.
     fn read_call(&self, call: &JsValue) -> InvokeRequest<JsValue> {
-        let max = self.engine.borrow().config().max_args_bytes;
+        let max = self.engine().config().max_args_bytes;
         let fields = read_call(call, max);
         let name = match fields.name {
             Field::Text(name) => name,
@@ -318,7 +331,7 @@ impl Instance {
     /// A call id from the engine's randomness, and its JS string written in JS from the same
     /// bits.
     fn fresh_call_id(&self) -> (String, JsValue) {
-        let bytes = self.engine.borrow_mut().draw_call_id();
+        let bytes = self.engine_mut().draw_call_id();
         let word = |i: usize| u16::from_be_bytes([bytes[2 * i], bytes[2 * i + 1]]);
         let js = js::call_id_text(
             word(0),
@@ -340,7 +353,7 @@ impl Instance {
             return;
         }
         self.abort.abort();
-        self.engine.borrow_mut().dispose(now());
+        self.engine_mut().dispose(now());
         self.drain();
         self.page_hide.borrow_mut().take();
         self.effects.close();
@@ -361,7 +374,7 @@ impl Instance {
     pub(crate) fn hold_while_owing(&self) {
         let owing = !self.disposed.get()
             && (self.effects.waiting()
-                || self.engine.borrow().poll_timeout().is_some()
+                || self.engine().poll_timeout().is_some()
                 || self.model_contexts.exposed());
         let mut held = self.held.borrow_mut();
         if owing {

@@ -226,7 +226,7 @@ pub(crate) fn standard_check(inst: &Instance, request: &InvokeRequest<JsValue>) 
     let Ok(args) = &request.args else {
         return Check::Pass;
     };
-    let Some(id) = inst.engine.borrow().action(&request.name).map(|a| a.0) else {
+    let Some(id) = inst.engine().action(&request.name).map(|a| a.0) else {
         return Check::Pass;
     };
     let Some((props, validate)) = inst
@@ -253,10 +253,7 @@ fn tool_request(inst: &Instance, call: ToolCallFields) -> InvokeRequest<JsValue>
     let ToolCallFields {
         name, id, mut args, ..
     } = call;
-    let soft = matches!(
-        inst.engine.borrow().action(&name),
-        Some((_, _, Control::Soft, _))
-    );
+    let soft = matches!(inst.engine().action(&name), Some((_, _, Control::Soft, _)));
     let fields = match (soft, &mut args) {
         (true, Ok(args)) => take_confirm_fields(args),
         _ => ConfirmFields::default(),
@@ -396,7 +393,7 @@ pub(crate) fn tools(inst: &Instance, format: &JsValue) -> Result<JsValue, Error>
         .unwrap_or_else(|| "(not a string)".into());
     let format = ToolFormat::parse(&name)?;
     let list = Array::new();
-    let engine = inst.engine.borrow();
+    let engine = inst.engine();
     if !engine.is_disposed() {
         for (id, def, control, _) in engine.actions() {
             list.push(&tool_js(inst, (id, def, control), format));
@@ -408,7 +405,7 @@ pub(crate) fn tools(inst: &Instance, format: &JsValue) -> Result<JsValue, Error>
 /// One action as a WebMCP tool, everything but `execute` (see
 /// [`webmcp_tool`](crate::core::interop::webmcp_tool)); `None` when it is not registered.
 pub(crate) fn webmcp_tool_js(inst: &Instance, action: ActionId) -> Option<JsValue> {
-    let engine = inst.engine.borrow();
+    let engine = inst.engine();
     let (id, def, control, _) = engine.action_by_id(action)?;
     Some(tool_js(inst, (id, def, control), ToolFormat::WebMcp))
 }
@@ -421,7 +418,7 @@ pub(crate) fn webmcp_request(
     name: &str,
     input: &JsValue,
 ) -> InvokeRequest<JsValue> {
-    let max = inst.engine.borrow().config().max_args_bytes;
+    let max = inst.engine().config().max_args_bytes;
     let args = if input.is_undefined() || input.is_null() {
         Ok(Value::Object(Vec::new()))
     } else {
@@ -447,7 +444,7 @@ pub(crate) fn webmcp_request(
 /// Runs a provider tool call through the engine (SPEC §7) and answers in the matching
 /// tool-result shape. Never rejects.
 pub(crate) fn handle_tool_call(inst: &Instance, call: &JsValue) -> Promise {
-    let max = inst.engine.borrow().config().max_args_bytes;
+    let max = inst.engine().config().max_args_bytes;
     let call = read_tool_call(call, max);
     let (kind, id, name) = (call.kind, call.id.clone(), call.name.clone());
     let request = tool_request(inst, call);

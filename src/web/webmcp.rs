@@ -139,7 +139,7 @@ impl ModelContexts {
             tools: Vec::new(),
         });
         let mut actions = Vec::new();
-        for (action, def, ..) in inst.engine.borrow().actions() {
+        for (action, def, ..) in inst.engine().actions() {
             actions.push((action, def.name.clone()));
         }
         let mut registrations = Vec::new();
