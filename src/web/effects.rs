@@ -183,12 +183,13 @@ impl Effects {
                 action,
                 outcome,
             } => {
-                let payload = Resolution {
-                    id: proposal.to_string(),
-                    call_id: &call_id,
-                    action: &action,
-                    outcome: outcome_js(&outcome),
-                };
+                let (id, outcome) = (proposal.to_string(), outcome_js(&outcome));
+                let payload = Payload(&[
+                    ("id", Field::Text(&id)),
+                    ("callId", Field::Text(&call_id)),
+                    ("action", Field::Text(&action)),
+                    ("outcome", Field::Js(&outcome)),
+                ]);
                 inst.events.emit(EventKind::Resolved, &frozen(&payload));
             }
             Effect::Record(record) => {
@@ -367,14 +368,16 @@ fn run(
 
 /// A proposal as the SDK hands it out, frozen, with the call's own frozen snapshot as `args`.
 pub(crate) fn proposal_js(p: &ProposalInfo<JsValue>) -> JsValue {
-    frozen(&ProposalPayload {
-        id: p.id.to_string(),
-        call_id: &p.call_id,
-        action: &p.action,
-        control: p.control.as_str(),
-        args: p.snapshot.clone().unwrap_or_else(|| write_frozen(&p.args)),
-        expires_at: p.expires_at,
-    })
+    let id = p.id.to_string();
+    let args = p.snapshot.clone().unwrap_or_else(|| write_frozen(&p.args));
+    frozen(&Payload(&[
+        ("id", Field::Text(&id)),
+        ("callId", Field::Text(&p.call_id)),
+        ("action", Field::Text(&p.action)),
+        ("control", Field::Text(p.control.as_str())),
+        ("args", Field::Js(&args)),
+        ("expiresAt", Field::Number(p.expires_at)),
+    ]))
 }
 
 /// A deeply frozen JS object from a payload that serde describes (the objects the SDK hands
@@ -390,58 +393,37 @@ pub(crate) fn frozen(value: &impl Serialize) -> JsValue {
     js
 }
 
-/// A waiting proposal as `pending()` and the `proposal` event show it (SPEC §2).
-struct ProposalPayload<'a> {
-    id: String,
-    call_id: &'a str,
-    action: &'a str,
-    control: &'static str,
-    args: JsValue,
-    expires_at: f64,
+/// One of the objects handed out off the per-call path (a proposal, a resolution): its fields
+/// in order, serialized as a map. Not derived: serde-wasm-bindgen turns a derived struct's
+/// field names into JS strings through a cache of its own (a thread-local map keyed by their
+/// addresses), code the wasm would carry for these objects alone.
+struct Payload<'a>(&'a [(&'a str, Field<'a>)]);
+
+/// A field's value: text, a number, or a JS value that goes in as the same value (the call's
+/// frozen snapshot, the outcome).
+enum Field<'a> {
+    Text(&'a str),
+    Number(f64),
+    Js(&'a JsValue),
 }
 
-/// The `resolved` event's payload.
-struct Resolution<'a> {
-    id: String,
-    call_id: &'a str,
-    action: &'a str,
-    outcome: JsValue,
-}
-
-// Written as maps rather than derived: serde-wasm-bindgen turns a struct's field names into JS
-// strings through a cache of its own (a thread-local map keyed by the names' addresses), code
-// that the wasm would carry for these two payloads alone; a map's keys are plain strings.
-impl Serialize for ProposalPayload<'_> {
+impl Serialize for Payload<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(6))?;
-        map.serialize_entry("id", &self.id)?;
-        map.serialize_entry("callId", self.call_id)?;
-        map.serialize_entry("action", self.action)?;
-        map.serialize_entry("control", self.control)?;
-        map.serialize_entry("args", &Preserved(&self.args))?;
-        map.serialize_entry("expiresAt", &self.expires_at)?;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            map.serialize_entry(key, value)?;
+        }
         map.end()
     }
 }
 
-impl Serialize for Resolution<'_> {
+impl Serialize for Field<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(4))?;
-        map.serialize_entry("id", &self.id)?;
-        map.serialize_entry("callId", self.call_id)?;
-        map.serialize_entry("action", self.action)?;
-        map.serialize_entry("outcome", &Preserved(&self.outcome))?;
-        map.end()
-    }
-}
-
-/// A JS value that goes into the serialized object as the same value (the call's frozen
-/// snapshot, the outcome).
-struct Preserved<'a>(&'a JsValue);
-
-impl Serialize for Preserved<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serde_wasm_bindgen::preserve::serialize(self.0, serializer)
+        match self {
+            Field::Text(text) => serializer.serialize_str(text),
+            Field::Number(n) => serializer.serialize_f64(*n),
+            Field::Js(value) => serde_wasm_bindgen::preserve::serialize(*value, serializer),
+        }
     }
 }
 
