@@ -215,14 +215,6 @@ pub fn answer(outcome: &Promise, shape: Shape, id: Option<String>, action: &str)
 
 #[wasm_bindgen]
 extern "C" {
-    /// `globalThis`. `js_sys::global()` probes four names (`globalThis`, `self`, `window`,
-    /// `global`) with an import and glue each; every browser the SDK runs in has the first.
-    #[wasm_bindgen(thread_local_v2, js_name = globalThis)]
-    static GLOBAL_THIS: JsValue;
-}
-
-#[wasm_bindgen]
-extern "C" {
     /// `String(n)`: how JavaScript prints a number. The engine prints the numbers of its
     /// messages with it (`Config::number_text`), so the wasm carries no float printing; a wasm
     /// test holds it to `JSON.stringify`.
@@ -230,12 +222,7 @@ extern "C" {
     pub fn number_text(n: f64) -> String;
 }
 
-/// The global object (`globalThis`).
-pub fn global() -> JsValue {
-    GLOBAL_THIS.with(JsValue::clone)
-}
-
 /// The page's `Window`; `None` outside a page (a worker), as `web_sys::window()`.
 pub fn window() -> Option<web_sys::Window> {
-    global().dyn_into().ok()
+    js_sys::global().dyn_into().ok()
 }
