@@ -237,7 +237,8 @@ fn json_lines(state: &Shared) -> String {
         .map(|row| row.record.clone())
         .collect();
     lines(records.iter().map(|record| {
-        JSON::stringify(record)
+        // The args' pretty printer, without the indent: the same binding, not a second.
+        JSON::stringify_with_replacer_and_space(record, &JsValue::NULL, &JsValue::UNDEFINED)
             .ok()
             .and_then(|s| s.as_string())
             .unwrap_or_else(|| "null".into())
