@@ -211,13 +211,32 @@ proptest! {
     }
 }
 
+#[test]
+fn json_len_within_measures_fractions_as_they_print() {
+    let print: fn(f64) -> String = |n| n.to_string();
+    assert_eq!(
+        v("[0.5,-2.25,3]").json_len_within(64, print),
+        Some("[0.5,-2.25,3]".len())
+    );
+    assert_eq!(
+        v(r#"{"f":0.125}"#).json_len_within(64, print),
+        Some(r#"{"f":0.125}"#.len())
+    );
+    // A safe integer never asks the printer.
+    assert_eq!(
+        v("[1234567890123456]").json_len_within(64, |_| unreachable!()),
+        Some(18)
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     /// The one-walk measure agrees with the two it stands for.
     #[test]
     fn json_len_within_is_json_len_unless_too_deep(value in arb_value(), limit in 0usize..6) {
+        // Printing every fraction as 25 characters, the walk agrees with json_len's bound.
         let expected = (!value.deeper_than(limit)).then(|| value.json_len());
-        prop_assert_eq!(value.json_len_within(limit), expected);
+        prop_assert_eq!(value.json_len_within(limit, |_| "0".repeat(25)), expected);
     }
 }

@@ -820,7 +820,7 @@ impl<R: Clone> Engine<R> {
         if self.disposed {
             // A snapshot of harmless size is kept for the record; a huge one is not worth it.
             if args
-                .json_len_within(MAX_DEPTH)
+                .json_len_within(MAX_DEPTH, self.config.number_text)
                 .is_some_and(|size| size <= self.config.max_args_bytes)
             {
                 refusal.args = args;
@@ -833,7 +833,7 @@ impl<R: Clone> Engine<R> {
             return self.refuse(refusal, Gate::Rejected, error, now);
         };
         // Depth and size are measured once, in one walk, on the snapshot everything else sees.
-        let Some(size) = args.json_len_within(MAX_DEPTH) else {
+        let Some(size) = args.json_len_within(MAX_DEPTH, self.config.number_text) else {
             let error = Error::InvalidArgs("args: nested too deeply".into());
             return self.refuse(refusal, Gate::Rejected, error, now);
         };

@@ -67,16 +67,18 @@ impl Value {
         }
     }
 
-    /// [`json_len`](Self::json_len), or `None` when nesting goes deeper than `limit` levels
-    /// (as [`deeper_than`](Self::deeper_than)): both in one walk, which itself never goes
-    /// deeper than `limit`.
-    pub fn json_len_within(&self, limit: usize) -> Option<usize> {
+    /// The exact UTF-8 byte length of this value's compact JSON, a number that is not a safe
+    /// integer measured as `number_text` prints it (the browser's `String(n)`, which is how
+    /// `JSON.stringify` prints it), or `None` when nesting goes deeper than `limit` levels (as
+    /// [`deeper_than`](Self::deeper_than)): both in one walk, which itself never goes deeper
+    /// than `limit`.
+    pub fn json_len_within(&self, limit: usize, number_text: fn(f64) -> String) -> Option<usize> {
         let items = |n: usize| n.saturating_sub(1);
         match self {
             Value::Array(values) => {
                 let inner = limit.checked_sub(1)?;
                 values.iter().try_fold(2 + items(values.len()), |len, v| {
-                    Some(len + v.json_len_within(inner)?)
+                    Some(len + v.json_len_within(inner, number_text)?)
                 })
             }
             Value::Object(fields) => {
@@ -84,8 +86,11 @@ impl Value {
                 fields
                     .iter()
                     .try_fold(2 + items(fields.len()), |len, (k, v)| {
-                        Some(len + string_len(k) + 1 + v.json_len_within(inner)?)
+                        Some(len + string_len(k) + 1 + v.json_len_within(inner, number_text)?)
                     })
+            }
+            Value::Number(n) if n.is_finite() && !is_safe_integer(*n) => {
+                Some(number_text(*n).len())
             }
             scalar => Some(scalar.json_len()),
         }

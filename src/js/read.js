@@ -15,11 +15,12 @@
  *   as `JSON.stringify` skips it.
  * - It counts the JSON size as it goes, in UTF-8 bytes, and stops as soon as the count passes
  *   the budget, so a hostile million-key object costs no more than the budget allows. The count
- *   is an upper bound of the exact size, which Rust measures again: 4 or 5 for a literal; a
- *   number's digits (25, the most any double prints as, for a fraction or a magnitude of 10^15
- *   or more); a string's bytes + 2 (escapes not counted); for an array 2 + a comma per item,
- *   paid from its `length` before any item is read (so a Proxy claiming 2^32 − 1 items stops
- *   at once); for an object 2, and per property the key's bytes + 4.
+ *   never exceeds the exact size (SPEC §3: the UTF-8 length of the JSON), so nothing within the
+ *   budget is refused here; Rust measures the whole value again, exactly. It counts 4 or 5 for
+ *   a literal; a number as `JSON.stringify` prints it; a string's bytes + 2 (its escapes are
+ *   left to Rust); for an array 2 + a comma per item, paid from its `length` before any item is
+ *   read (so a Proxy claiming 2^32 − 1 items stops at once); for an object 2, and per property
+ *   the key's bytes + 3, and a comma before each but the first.
  * - Lone surrogates read as U+FFFD, in strings and keys, as the Rust `Value` has them; two keys
  *   of one object that then read the same are refused (the schema would check one and `run`
  *   would see the other).
@@ -330,12 +331,13 @@ export class ArgsReader {
         if (!Number.isFinite(v)) this.fail(WHY_NOT_FINITE);
         if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
           const digits = "" + v;
-          this.spend(v < 1e15 && v > -1e15 ? digits.length : 25);
+          this.spend(digits.length);
           this.put(INT);
           this.ascii(digits);
           this.put(NUMBER_END);
         } else {
-          this.spend(v === 0 ? 1 : 25); // -0 prints as 0
+          // As JSON.stringify prints it (String(n); -0 prints as 0).
+          this.spend(v === 0 ? 1 : ("" + v).length);
           bits.setFloat64(0, v);
           this.raw(TAG_DOUBLE + hex8(0) + hex8(4));
         }
@@ -416,6 +418,8 @@ export class ArgsReader {
     this.put(OBJECT);
     this.count(keys.length);
     this.put(LENGTH_END);
+    // The comma before each key but the first that is kept.
+    let comma = 0;
     for (let i = 0; i < keys.length; i++) {
       let key = keys[i], item;
       try { item = v[key]; } catch { this.fail(WHY_GETTER_THREW); }
@@ -428,7 +432,8 @@ export class ArgsReader {
           if ((marked ??= new Set()).has(key)) this.fail(WHY_DUPLICATE_KEY);
           marked.add(key);
         }
-        this.spend(n + 4);
+        this.spend(n + 3 + comma);
+        comma = 1;
         this.counted(0, n, key);
         item = this.read(item, depth + 1);
       } catch (e) {

@@ -209,6 +209,12 @@ test("args that are not plain JSON data are named by path; the size check stops 
       size: await message({ s: "€".repeat(10) }, small),
       early: await message({ s: "x".repeat(40), get f() { touched = true; return () => 1; } }, small),
       fits: await message({ s: "€".repeat(7) }, small),
+      // Sizes are exact (SPEC §3.6): {"s":"xxxxxxxxxxxxxxxxxxxxxx"} is 30 bytes, fractions
+      // count as they print, and escapes count.
+      edge: await message({ s: "x".repeat(22) }, small),
+      over: await message({ s: "x".repeat(23) }, small),
+      fractions: await message({ f: [0.5, 0.25, 1.5, 2.5, 3.5] }, small),
+      escapes: await message({ s: '"'.repeat(12) }, small),
       // Two keys that read the same once lone surrogates are U+FFFD: the schema would check
       // one and run would see the other.
       twins: await message({ k: { "\uD800": 1, "\uDC00": 2 } }),
@@ -231,9 +237,15 @@ test("args that are not plain JSON data are named by path; the size check stops 
   // The depth check comes first, so the 65th level's first value (`a`) is the one named.
   assert.equal(r.cyclic, `invalid_args: args${".self".repeat(64)}.a: is nested too deeply (or is cyclic), not JSON data`);
   assert.match(r.endless, /^args_too_large: args are \d+ bytes of JSON, more than the 65536 allowed$/);
-  // {"s":"€€€€€€€€€€"}: 2 for the braces, 1 + 4 for the key, then 30 + 2 bytes of string.
-  assert.equal(r.size, "args_too_large: args are 39 bytes of JSON, more than the 30 allowed");
-  assert.equal(r.early, "args_too_large: args are 49 bytes of JSON, more than the 30 allowed");
+  // {"s":"€€€€€€€€€€"}: 2 for the braces, 1 + 3 for the key and its colon, then 30 + 2 bytes of
+  // string: 38.
+  assert.equal(r.size, "args_too_large: args are 38 bytes of JSON, more than the 30 allowed");
+  assert.equal(r.early, "args_too_large: args are 48 bytes of JSON, more than the 30 allowed");
+  assert.equal(r.edge, "undefined: undefined", "exactly maxArgsBytes fits");
+  assert.equal(r.over, "args_too_large: args are 31 bytes of JSON, more than the 30 allowed");
+  assert.equal(r.fractions, "undefined: undefined", '{"f":[0.5,0.25,1.5,2.5,3.5]} is 28 bytes');
+  // {"s":"\"…"} is 6 + 12 × 2 + 2 = 32 bytes once its quotes are escaped.
+  assert.equal(r.escapes, "args_too_large: args are 32 bytes of JSON, more than the 30 allowed");
   assert.equal(r.touched, false, "the walk stopped before the next property");
   assert.equal(r.fits, "undefined: undefined");
   const twice = "is a key that another key of the object also reads as (lone surrogates read as U+FFFD), not JSON data";

@@ -106,10 +106,14 @@ test("the depth limit: items may sit MAX_DEPTH containers down, not one more; a 
   assert.equal(tape(cycle), "!0args" + ".self".repeat(MAX_DEPTH) + ".a");
 });
 
-test("the size: an upper bound of the JSON's UTF-8 bytes, counted as it goes", () => {
-  // {"a":1} is 7 bytes; each property is counted with a comma.
-  assert.equal(tape({ a: 1 }, 8), "{1:1:ai1;}");
-  assert.equal(tape({ a: 1 }, 7), "#8;");
+test("the size: never more than the JSON's UTF-8 bytes, counted as it goes", () => {
+  // {"a":1} is 7 bytes: braces, the key and its colon, the value.
+  assert.equal(tape({ a: 1 }, 7), "{1:1:ai1;}");
+  assert.equal(tape({ a: 1 }, 6), "#7;");
+  // {"a":1,"b":2} is 13: a comma between properties, none after the last.
+  assert.equal(tape({ a: 1, b: 2 }, 13), "{2:1:ai1;1:bi2;}");
+  assert.equal(tape({ a: 1, b: 2 }, 12), "#13;");
+  assert.equal(tape({ a: 1, u: undefined }, 7), "{2:1:ai1;}", "a property left out costs no comma");
   assert.equal(tape("é€😀", 11), "s9:é€😀", "a string is its UTF-8 bytes and two quotes");
   assert.equal(tape("é€😀", 10), "#11;");
   assert.equal(tape([1, 2, 3], 6 + 3), "[3:i1;i2;i3;]", "2 brackets and a comma per item, then the items");
@@ -118,8 +122,19 @@ test("the size: an upper bound of the JSON's UTF-8 bytes, counted as it goes", (
   assert.equal(tape(false, 4), "#5;");
   assert.equal(tape(-12, 3), "i-12;");
   assert.equal(tape(-12, 2), "#3;");
-  assert.equal(tape(0.5, 25), "d3fe0000000000000", "a fraction counts as 25, the most any double prints as");
-  assert.equal(tape(1e15, 24), "#25;", "so does an integer from 10^15 on");
+  assert.equal(tape(0.5, 3), "d3fe0000000000000", "a fraction counts as JSON.stringify prints it");
+  assert.equal(tape(0.5, 2), "#3;");
+  assert.equal(tape(-0, 1), "d8000000000000000", "-0 prints as 0");
+  assert.equal(tape(1e15, 16), "i1000000000000000;", "an integer, its digits");
+  assert.equal(tape(1e15, 15), "#16;");
+  assert.equal(tape(1e21, 5), "d444b1ae4d6e2ef50", "1e+21");
+  // Exact where JSON.stringify needs no escapes; an escape is left to Rust's exact measure.
+  for (const v of [{ a: [1.5, -2.25e-9, "x"], b: { c: null, d: true } }, [0.1, 0.2, 1e300], { "é": "€" }]) {
+    const size = new TextEncoder().encode(JSON.stringify(v)).length;
+    assert.notEqual(tape(v, size)[0], "#", JSON.stringify(v));
+    assert.equal(tape(v, size - 1), `#${size};`, JSON.stringify(v));
+  }
+  assert.notEqual(tape("a\"b", 5)[0], "#", "the escape of the quote is not counted here");
 });
 
 test("the walk stops at the budget: a huge object costs no more than the budget allows", () => {
