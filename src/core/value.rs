@@ -45,8 +45,9 @@ impl Value {
     /// The UTF-8 byte length of this value's compact JSON (as `JSON.stringify` prints it).
     ///
     /// Exact for everything except a number that is not a safe integer (a fraction, or a
-    /// magnitude of 2^53 or more): it counts as 25 bytes, the longest a double prints as, so
-    /// the size limit is never under-counted and float printing stays out of the wasm.
+    /// magnitude of 2^53 or more), which counts as 25 bytes, the longest a double prints as: an
+    /// upper bound without a number printer. The engine measures args exactly, with
+    /// [`json_len_within`](Self::json_len_within) and the printer the host gives it.
     pub fn json_len(&self) -> usize {
         match self {
             Value::Null => 4,
