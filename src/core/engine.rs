@@ -207,8 +207,8 @@ pub enum Effect<R> {
     Answer {
         /// The invoke being answered.
         ticket: Ticket,
-        /// Its outcome.
-        outcome: Outcome<R>,
+        /// Its outcome (shared with the call's memory and its other answers).
+        outcome: Rc<Outcome<R>>,
     },
     /// Call the action's `run` (or perform the element operation), then report back with
     /// [`Engine::run_finished`]. Emitted at most once per call.
@@ -278,7 +278,7 @@ pub enum Effect<R> {
         /// Action name.
         action: String,
         /// The terminal outcome.
-        outcome: Outcome<R>,
+        outcome: Rc<Outcome<R>>,
     },
     /// Deliver this record (`onActionRecord`, `record` event).
     Record(ActionRecord<R>),
@@ -388,7 +388,7 @@ struct Remembered<R> {
     token: Option<String>,
     name: String,
     args: Rc<Value>,
-    outcome: Outcome<R>,
+    outcome: Rc<Outcome<R>>,
 }
 
 impl<R> Remembered<R> {
@@ -942,7 +942,7 @@ impl<R: Clone> Engine<R> {
                 outcome.host_call_id = req.host_call_id;
                 self.live.push(call);
                 self.soft_waiting += 1;
-                self.answer(req.ticket, outcome);
+                self.answer(req.ticket, Rc::new(outcome));
             }
             Control::Hard => {
                 let proposal = ProposalId(self.next());
@@ -1007,7 +1007,7 @@ impl<R: Clone> Engine<R> {
                     expires_at,
                 );
                 outcome.host_call_id = call.host_call_id.clone();
-                self.answer(req.ticket, outcome);
+                self.answer(req.ticket, Rc::new(outcome));
             }
             CallState::HardPending { .. } | CallState::Running { .. } => {
                 call.waiters.push(req.ticket)
@@ -1233,6 +1233,7 @@ impl<R: Clone> Engine<R> {
             }
         };
         outcome.host_call_id = call.host_call_id.clone();
+        let outcome = Rc::new(outcome);
         let record = ActionRecord {
             v: 1,
             seq: self.record_seq(),
@@ -1344,6 +1345,7 @@ impl<R: Clone> Engine<R> {
         };
         let mut outcome = failed(call_id.clone(), gate, code, message);
         outcome.host_call_id = host_call_id.clone();
+        let outcome = Rc::new(outcome);
         let record = ActionRecord {
             v: 1,
             seq: self.record_seq(),
@@ -1368,7 +1370,7 @@ impl<R: Clone> Engine<R> {
         self.answer(req.ticket, outcome);
     }
 
-    fn answer(&mut self, ticket: Ticket, outcome: Outcome<R>) {
+    fn answer(&mut self, ticket: Ticket, outcome: Rc<Outcome<R>>) {
         self.effects.push_back(Effect::Answer { ticket, outcome });
     }
 
