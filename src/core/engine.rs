@@ -217,8 +217,6 @@ pub enum Effect<R> {
         call: CallRef,
         /// The registration to run.
         action: ActionId,
-        /// Action name.
-        name: String,
         /// The original `callId` (`ctx.callId`).
         call_id: String,
         /// The host's copy of it.
@@ -273,11 +271,9 @@ pub enum Effect<R> {
     Resolved {
         /// The proposal.
         proposal: ProposalId,
-        /// Its original `callId`.
-        call_id: String,
         /// Action name.
         action: String,
-        /// The terminal outcome.
+        /// The terminal outcome (its `call_id` is the call's original `callId`).
         outcome: Rc<Outcome<R>>,
     },
     /// Deliver this record (`onActionRecord`, `record` event).
@@ -289,11 +285,6 @@ pub enum Effect<R> {
         action: String,
         /// The level it got.
         control: Control,
-    },
-    /// The call is terminal; the host may drop whatever it kept for it.
-    Settled {
-        /// The call.
-        call: CallRef,
     },
 }
 
@@ -1152,7 +1143,6 @@ impl<R: Clone> Engine<R> {
         self.effects.push_back(Effect::Run {
             call: call_ref,
             action: call.action,
-            name: call.name.clone(),
             call_id: call.call_id.clone(),
             host_call_id: call.host_call_id.clone(),
             control: call.control,
@@ -1162,7 +1152,7 @@ impl<R: Clone> Engine<R> {
         });
     }
 
-    /// The one place a call ends: record, `resolved`, answers, `Settled`, then remembered.
+    /// The one place a call ends: record, `resolved`, answers, then remembered.
     fn settle(&mut self, call_ref: CallRef, end: End<R>, now: f64) {
         let Some(call) = self.live(call_ref) else {
             return;
@@ -1258,7 +1248,6 @@ impl<R: Clone> Engine<R> {
         if let Some(proposal) = call.proposal {
             self.effects.push_back(Effect::Resolved {
                 proposal,
-                call_id: outcome.call_id.clone(),
                 action: call.name.clone(),
                 outcome: outcome.clone(),
             });
@@ -1266,7 +1255,6 @@ impl<R: Clone> Engine<R> {
         for ticket in call.waiters.iter() {
             self.answer(*ticket, outcome.clone());
         }
-        self.effects.push_back(Effect::Settled { call: call_ref });
         self.remember(
             call_ref,
             Remembered {
