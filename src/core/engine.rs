@@ -1272,8 +1272,7 @@ impl<R: Clone> Engine<R> {
     fn remember(&mut self, call_ref: CallRef, memory: Remembered<R>) {
         let seq = self.remembered_base + self.remembered.len() as u64;
         let (live, settled) = (Known::Live(call_ref), Known::Settled(seq));
-        repoint(&mut self.call_ids, memory.ids(), live, Some(settled));
-        repoint(&mut self.tokens, memory.token.iter(), live, Some(settled));
+        self.repoint(&memory, live, Some(settled));
         self.remembered.push_back(memory);
         while self.remembered.len() > REMEMBERED_CALLS {
             let Some(old) = self.remembered.pop_front() else {
@@ -1281,8 +1280,19 @@ impl<R: Clone> Engine<R> {
             };
             let oldest = Known::Settled(self.remembered_base);
             self.remembered_base += 1;
-            repoint(&mut self.call_ids, old.ids(), oldest, None);
-            repoint(&mut self.tokens, old.token.iter(), oldest, None);
+            self.repoint(&old, oldest, None);
+        }
+    }
+
+    /// Each id of `memory` (its `callId` and aliases, its token) that points at `from` now
+    /// points at `to`, or is dropped when `to` is `None`. Ids that point elsewhere are left
+    /// alone.
+    fn repoint(&mut self, memory: &Remembered<R>, from: Known, to: Option<Known>) {
+        for id in memory.ids() {
+            repoint(&mut self.call_ids, id, from, to);
+        }
+        if let Some(token) = &memory.token {
+            repoint(&mut self.tokens, token, from, to);
         }
     }
 
@@ -1512,29 +1522,21 @@ impl<R: Clone> Engine<R> {
     }
 }
 
-/// Each of `ids` that `map` points at `from` now points at `to`, or is dropped when `to` is
-/// `None`. Ids that point elsewhere are left alone.
-fn repoint<'a>(
-    map: &mut IdMap,
-    ids: impl Iterator<Item = &'a String>,
-    from: Known,
-    to: Option<Known>,
-) {
-    for id in ids {
-        match to {
-            Some(to) => {
-                if let Some(slot) = map.get_mut(id.as_str()) {
-                    if *slot == from {
-                        *slot = to;
-                    }
+/// If `map` points `id` at `from`, it now points at `to`, or drops it when `to` is `None`.
+fn repoint(map: &mut IdMap, id: &String, from: Known, to: Option<Known>) {
+    match to {
+        Some(to) => {
+            if let Some(slot) = map.get_mut(id.as_str()) {
+                if *slot == from {
+                    *slot = to;
                 }
             }
-            // One lookup in the usual case; put back what turns out to point elsewhere.
-            None => {
-                if let Some(was) = map.remove(id.as_str()) {
-                    if was != from {
-                        map.insert(id.clone(), was);
-                    }
+        }
+        // One lookup in the usual case; put back what turns out to point elsewhere.
+        None => {
+            if let Some(was) = map.remove(id.as_str()) {
+                if was != from {
+                    map.insert(id.clone(), was);
                 }
             }
         }
