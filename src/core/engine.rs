@@ -1126,7 +1126,10 @@ impl<R: Clone> Engine<R> {
             return;
         }
         aliases.push(alias.clone());
-        self.call_ids.entry(alias).or_insert(known);
+        // An id that already names a call keeps naming it.
+        if !self.call_ids.contains_key(&alias) {
+            self.call_ids.insert(alias, known);
+        }
     }
 
     // ---- running and settling -------------------------------------------------------------
