@@ -1301,14 +1301,16 @@ impl<R: Clone> Engine<R> {
 
     /// Cancels every waiting call (of one action, or all), oldest first.
     fn cancel_waiting(&mut self, action: Option<ActionId>, reason: CancelReason, now: f64) {
-        let waiting: Vec<CallRef> = self
+        // Settling takes the call out of `live`, so each pass finds the next one (as `tick`).
+        while let Some(call_ref) = self
             .live
             .iter()
-            .filter(|c| !matches!(c.state, CallState::Running { .. }))
-            .filter(|c| action.is_none_or(|a| c.action == a))
+            .find(|c| {
+                !matches!(c.state, CallState::Running { .. })
+                    && action.is_none_or(|a| c.action == a)
+            })
             .map(|c| c.call_ref)
-            .collect();
-        for call_ref in waiting {
+        {
             self.settle(call_ref, cancelled(reason), now);
         }
     }
