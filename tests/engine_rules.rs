@@ -156,7 +156,7 @@ fn open_runs_once_then_gate_fired_with_result() {
     assert!(h
         .effects
         .iter()
-        .any(|e| matches!(e, Effect::Settled { call: c } if *c == call)));
+        .any(|e| matches!(e, Effect::Record(r) if r.call == Some(call))));
 }
 
 #[test]
@@ -754,9 +754,10 @@ fn hard_proposal_waits_for_a_confirm_then_runs_as_confirmed() {
     assert_eq!((outcome.gate, outcome.ok), (Gate::Confirmed, true));
     let r = h.records()[0];
     assert_eq!((r.gate, r.approver.clone()), (Gate::Confirmed, admin()));
-    assert!(h.effects.iter().any(
-        |e| matches!(e, Effect::Resolved { call_id, outcome: o, .. } if call_id == "c1" && o.ok)
-    ));
+    assert!(h
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::Resolved { outcome: o, .. } if o.call_id == "c1" && o.ok)));
 }
 
 #[test]

@@ -207,8 +207,8 @@ pub enum Effect<R> {
     Answer {
         /// The invoke being answered.
         ticket: Ticket,
-        /// Its outcome.
-        outcome: Outcome<R>,
+        /// Its outcome (shared with the call's memory and its other answers).
+        outcome: Rc<Outcome<R>>,
     },
     /// Call the action's `run` (or perform the element operation), then report back with
     /// [`Engine::run_finished`]. Emitted at most once per call.
@@ -217,8 +217,6 @@ pub enum Effect<R> {
         call: CallRef,
         /// The registration to run.
         action: ActionId,
-        /// Action name.
-        name: String,
         /// The original `callId` (`ctx.callId`).
         call_id: String,
         /// The host's copy of it.
@@ -273,12 +271,10 @@ pub enum Effect<R> {
     Resolved {
         /// The proposal.
         proposal: ProposalId,
-        /// Its original `callId`.
-        call_id: String,
         /// Action name.
         action: String,
-        /// The terminal outcome.
-        outcome: Outcome<R>,
+        /// The terminal outcome (its `call_id` is the call's original `callId`).
+        outcome: Rc<Outcome<R>>,
     },
     /// Deliver this record (`onActionRecord`, `record` event).
     Record(ActionRecord<R>),
@@ -289,11 +285,6 @@ pub enum Effect<R> {
         action: String,
         /// The level it got.
         control: Control,
-    },
-    /// The call is terminal; the host may drop whatever it kept for it.
-    Settled {
-        /// The call.
-        call: CallRef,
     },
 }
 
@@ -388,7 +379,7 @@ struct Remembered<R> {
     token: Option<String>,
     name: String,
     args: Rc<Value>,
-    outcome: Outcome<R>,
+    outcome: Rc<Outcome<R>>,
 }
 
 impl<R> Remembered<R> {
@@ -942,7 +933,7 @@ impl<R: Clone> Engine<R> {
                 outcome.host_call_id = req.host_call_id;
                 self.live.push(call);
                 self.soft_waiting += 1;
-                self.answer(req.ticket, outcome);
+                self.answer(req.ticket, Rc::new(outcome));
             }
             Control::Hard => {
                 let proposal = ProposalId(self.next());
@@ -1007,7 +998,7 @@ impl<R: Clone> Engine<R> {
                     expires_at,
                 );
                 outcome.host_call_id = call.host_call_id.clone();
-                self.answer(req.ticket, outcome);
+                self.answer(req.ticket, Rc::new(outcome));
             }
             CallState::HardPending { .. } | CallState::Running { .. } => {
                 call.waiters.push(req.ticket)
@@ -1135,7 +1126,10 @@ impl<R: Clone> Engine<R> {
             return;
         }
         aliases.push(alias.clone());
-        self.call_ids.entry(alias).or_insert(known);
+        // An id that already names a call keeps naming it.
+        if !self.call_ids.contains_key(&alias) {
+            self.call_ids.insert(alias, known);
+        }
     }
 
     // ---- running and settling -------------------------------------------------------------
@@ -1152,7 +1146,6 @@ impl<R: Clone> Engine<R> {
         self.effects.push_back(Effect::Run {
             call: call_ref,
             action: call.action,
-            name: call.name.clone(),
             call_id: call.call_id.clone(),
             host_call_id: call.host_call_id.clone(),
             control: call.control,
@@ -1162,7 +1155,7 @@ impl<R: Clone> Engine<R> {
         });
     }
 
-    /// The one place a call ends: record, `resolved`, answers, `Settled`, then remembered.
+    /// The one place a call ends: record, `resolved`, answers, then remembered.
     fn settle(&mut self, call_ref: CallRef, end: End<R>, now: f64) {
         let Some(call) = self.live(call_ref) else {
             return;
@@ -1233,6 +1226,7 @@ impl<R: Clone> Engine<R> {
             }
         };
         outcome.host_call_id = call.host_call_id.clone();
+        let outcome = Rc::new(outcome);
         let record = ActionRecord {
             v: 1,
             seq: self.record_seq(),
@@ -1257,7 +1251,6 @@ impl<R: Clone> Engine<R> {
         if let Some(proposal) = call.proposal {
             self.effects.push_back(Effect::Resolved {
                 proposal,
-                call_id: outcome.call_id.clone(),
                 action: call.name.clone(),
                 outcome: outcome.clone(),
             });
@@ -1265,7 +1258,6 @@ impl<R: Clone> Engine<R> {
         for ticket in call.waiters.iter() {
             self.answer(*ticket, outcome.clone());
         }
-        self.effects.push_back(Effect::Settled { call: call_ref });
         self.remember(
             call_ref,
             Remembered {
@@ -1283,8 +1275,7 @@ impl<R: Clone> Engine<R> {
     fn remember(&mut self, call_ref: CallRef, memory: Remembered<R>) {
         let seq = self.remembered_base + self.remembered.len() as u64;
         let (live, settled) = (Known::Live(call_ref), Known::Settled(seq));
-        repoint(&mut self.call_ids, memory.ids(), live, Some(settled));
-        repoint(&mut self.tokens, memory.token.iter(), live, Some(settled));
+        self.repoint(&memory, live, Some(settled));
         self.remembered.push_back(memory);
         while self.remembered.len() > REMEMBERED_CALLS {
             let Some(old) = self.remembered.pop_front() else {
@@ -1292,21 +1283,34 @@ impl<R: Clone> Engine<R> {
             };
             let oldest = Known::Settled(self.remembered_base);
             self.remembered_base += 1;
-            repoint(&mut self.call_ids, old.ids(), oldest, None);
-            repoint(&mut self.tokens, old.token.iter(), oldest, None);
+            self.repoint(&old, oldest, None);
+        }
+    }
+
+    /// Each id of `memory` (its `callId` and aliases, its token) that points at `from` now
+    /// points at `to`, or is dropped when `to` is `None`. Ids that point elsewhere are left
+    /// alone.
+    fn repoint(&mut self, memory: &Remembered<R>, from: Known, to: Option<Known>) {
+        for id in memory.ids() {
+            repoint(&mut self.call_ids, id, from, to);
+        }
+        if let Some(token) = &memory.token {
+            repoint(&mut self.tokens, token, from, to);
         }
     }
 
     /// Cancels every waiting call (of one action, or all), oldest first.
     fn cancel_waiting(&mut self, action: Option<ActionId>, reason: CancelReason, now: f64) {
-        let waiting: Vec<CallRef> = self
+        // Settling takes the call out of `live`, so each pass finds the next one (as `tick`).
+        while let Some(call_ref) = self
             .live
             .iter()
-            .filter(|c| !matches!(c.state, CallState::Running { .. }))
-            .filter(|c| action.is_none_or(|a| c.action == a))
+            .find(|c| {
+                !matches!(c.state, CallState::Running { .. })
+                    && action.is_none_or(|a| c.action == a)
+            })
             .map(|c| c.call_ref)
-            .collect();
-        for call_ref in waiting {
+        {
             self.settle(call_ref, cancelled(reason), now);
         }
     }
@@ -1344,6 +1348,7 @@ impl<R: Clone> Engine<R> {
         };
         let mut outcome = failed(call_id.clone(), gate, code, message);
         outcome.host_call_id = host_call_id.clone();
+        let outcome = Rc::new(outcome);
         let record = ActionRecord {
             v: 1,
             seq: self.record_seq(),
@@ -1368,7 +1373,7 @@ impl<R: Clone> Engine<R> {
         self.answer(req.ticket, outcome);
     }
 
-    fn answer(&mut self, ticket: Ticket, outcome: Outcome<R>) {
+    fn answer(&mut self, ticket: Ticket, outcome: Rc<Outcome<R>>) {
         self.effects.push_back(Effect::Answer { ticket, outcome });
     }
 
@@ -1522,29 +1527,21 @@ impl<R: Clone> Engine<R> {
     }
 }
 
-/// Each of `ids` that `map` points at `from` now points at `to`, or is dropped when `to` is
-/// `None`. Ids that point elsewhere are left alone.
-fn repoint<'a>(
-    map: &mut IdMap,
-    ids: impl Iterator<Item = &'a String>,
-    from: Known,
-    to: Option<Known>,
-) {
-    for id in ids {
-        match to {
-            Some(to) => {
-                if let Some(slot) = map.get_mut(id.as_str()) {
-                    if *slot == from {
-                        *slot = to;
-                    }
+/// If `map` points `id` at `from`, it now points at `to`, or drops it when `to` is `None`.
+fn repoint(map: &mut IdMap, id: &String, from: Known, to: Option<Known>) {
+    match to {
+        Some(to) => {
+            if let Some(slot) = map.get_mut(id.as_str()) {
+                if *slot == from {
+                    *slot = to;
                 }
             }
-            // One lookup in the usual case; put back what turns out to point elsewhere.
-            None => {
-                if let Some(was) = map.remove(id.as_str()) {
-                    if was != from {
-                        map.insert(id.clone(), was);
-                    }
+        }
+        // One lookup in the usual case; put back what turns out to point elsewhere.
+        None => {
+            if let Some(was) = map.remove(id.as_str()) {
+                if was != from {
+                    map.insert(id.clone(), was);
                 }
             }
         }

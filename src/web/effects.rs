@@ -179,16 +179,15 @@ impl Effects {
             }
             Effect::Resolved {
                 proposal,
-                call_id,
                 action,
                 outcome,
             } => {
-                let (id, outcome) = (proposal.to_string(), outcome_js(&outcome));
+                let (id, outcome_object) = (proposal.to_string(), outcome_js(&outcome));
                 let payload = Payload(&[
                     ("id", Field::Text(&id)),
-                    ("callId", Field::Text(&call_id)),
+                    ("callId", Field::Text(&outcome.call_id)),
                     ("action", Field::Text(&action)),
-                    ("outcome", Field::Js(&outcome)),
+                    ("outcome", Field::Js(&outcome_object)),
                 ]);
                 inst.events.emit(EventKind::Resolved, &frozen(&payload));
             }
@@ -198,9 +197,6 @@ impl Effects {
                 inst.events.record(&js);
             }
             Effect::Nudge { action, control } => nudge(&action, control),
-            // Nothing of a call outlives it here: its snapshot travelled with the engine's
-            // effects and is dropped with the last of them.
-            Effect::Settled { .. } => {}
         }
     }
 

@@ -107,7 +107,7 @@ impl Harness {
             if let Effect::Answer { ticket: t, outcome } = effect {
                 if *t == ticket {
                     assert!(found.is_none(), "ticket answered twice");
-                    found = Some(outcome);
+                    found = Some(&**outcome);
                 }
             }
         }
