@@ -276,22 +276,38 @@ fn confirm_fields_are_taken_out_of_soft_args() {
 // outcome (`ckAnswer`); the end-to-end suite pins it (tests/e2e/interop.test.mjs, "tool
 // results: …").
 
+/// One step of an issue's path, as a Standard Schema reports it.
+enum Step<'a> {
+    Key(&'a str),
+    Index(u32),
+}
+
+/// The `invalid_args` error of `issues`, each read into an [`IssueList`] as the web layer reads
+/// a Standard Schema's.
+fn issues_error(issues: &[(Vec<Step<'_>>, &str)]) -> Error {
+    let mut list = IssueList::default();
+    for (path, message) in issues {
+        list.start();
+        for step in path {
+            match step {
+                Step::Key(key) => list.key(key),
+                Step::Index(n) => list.index(*n),
+            }
+        }
+        list.end(message);
+    }
+    list.into_error()
+}
+
 #[test]
 fn standard_schema_issues_become_one_invalid_args_message() {
     let err = issues_error(&[
+        (vec![Step::Key("title")], "Expected string, received number"),
         (
-            vec![PathStep::Key("title".into())],
-            "Expected string, received number".into(),
+            vec![Step::Key("items"), Step::Index(2), Step::Key("a b")],
+            "Required",
         ),
-        (
-            vec![
-                PathStep::Key("items".into()),
-                PathStep::Index(2),
-                PathStep::Key("a b".into()),
-            ],
-            "Required".into(),
-        ),
-        (Vec::new(), "Bad".into()),
+        (Vec::new(), "Bad"),
     ]);
     assert_eq!(
         err,
@@ -300,9 +316,7 @@ fn standard_schema_issues_become_one_invalid_args_message() {
                 .into()
         )
     );
-    let many: Vec<_> = (0..10)
-        .map(|i| (vec![PathStep::Index(i)], "x".to_string()))
-        .collect();
+    let many: Vec<_> = (0..10).map(|i| (vec![Step::Index(i)], "x")).collect();
     let Error::InvalidArgs(message) = issues_error(&many) else {
         unreachable!()
     };
@@ -315,7 +329,7 @@ fn webmcp_tools_carry_the_mcp_words_and_schema_a_title_and_three_hints() {
     let schema = v(r#"{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}"#);
     let mut soft = tool("archiveThread", Control::Soft, Some(&schema));
     soft.untrusted_content = true;
-    let entry = v(&json(&webmcp_tool(&soft)));
+    let entry = parsed_entry(ToolFormat::WebMcp, &soft);
     let mcp = parsed_entry(ToolFormat::Mcp, &soft);
     let Value::Object(fields) = &entry else {
         unreachable!()
@@ -340,7 +354,7 @@ fn webmcp_tools_carry_the_mcp_words_and_schema_a_title_and_three_hints() {
 
     let mut read = tool("getTask", Control::Open, None);
     read.read_only = true;
-    let hints = v(&json(&webmcp_tool(&read)));
+    let hints = parsed_entry(ToolFormat::WebMcp, &read);
     assert_eq!(
         json(hints.get("annotations").unwrap()),
         r#"{"readOnlyHint":true,"consequentialHint":false,"untrustedContentHint":false}"#
@@ -348,7 +362,7 @@ fn webmcp_tools_carry_the_mcp_words_and_schema_a_title_and_three_hints() {
     // read-only is a hint for open actions only; a hard one is consequential whatever it says.
     let mut hard = tool("deleteProject", Control::Hard, None);
     hard.read_only = true;
-    let hints = v(&json(&webmcp_tool(&hard)));
+    let hints = parsed_entry(ToolFormat::WebMcp, &hard);
     assert_eq!(
         json(hints.get("annotations").unwrap()),
         r#"{"readOnlyHint":false,"consequentialHint":true,"untrustedContentHint":false}"#

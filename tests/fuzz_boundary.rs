@@ -32,7 +32,7 @@ use coworkkit::core::engine::{
     ActionDef, CallRef, CancelReason, Config, Effect, Engine, InvokeRequest, ProposalId, Ticket,
 };
 use coworkkit::core::error::Error;
-use coworkkit::core::interop::{manifest, take_confirm_fields, webmcp_tool, ToolFormat, ToolInfo};
+use coworkkit::core::interop::{take_confirm_fields, tool_entry, ToolFormat, ToolInfo};
 use coworkkit::core::record::{Approver, RecordOutcome, Via};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::Value;
@@ -319,9 +319,9 @@ proptest! {
         };
         for format in ["json", "openai", "openai-responses", "anthropic", "mcp"] {
             let format = ToolFormat::parse(format).expect("known format");
-            prop_assert!(serde_json::to_string(&manifest(format, &[info])).is_ok());
+            prop_assert!(serde_json::to_string(&tool_entry(format, &info)).is_ok());
         }
-        prop_assert!(serde_json::to_string(&webmcp_tool(&info)).is_ok());
+        prop_assert!(serde_json::to_string(&tool_entry(ToolFormat::WebMcp, &info)).is_ok());
     }
 
     #[test]

@@ -53,19 +53,10 @@ impl ProposalId {
     /// `ckp_` and decimal digits: no sign, no spaces.
     pub fn parse(s: &str) -> Option<ProposalId> {
         let digits = s.strip_prefix(PROPOSAL_PREFIX)?;
-        if digits.is_empty() {
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        // Digits only (no sign, no spaces), in range: folded by hand rather than through
-        // `str::parse`, whose general integer parser is the only one the wasm would carry.
-        digits
-            .bytes()
-            .try_fold(0u64, |n, b| {
-                let digit = b.wrapping_sub(b'0');
-                (digit < 10).then_some(())?;
-                n.checked_mul(10)?.checked_add(u64::from(digit))
-            })
-            .map(ProposalId)
+        digits.parse().ok().map(ProposalId)
     }
 }
 

@@ -33,8 +33,13 @@ pub enum ToolFormat {
     Anthropic,
     /// MCP `tools/list` entries: `{name, description, inputSchema, annotations}`.
     Mcp,
-    /// Not a `tools(format)` format: one action as a WebMCP tool, everything but `execute`
-    /// (see [`webmcp_tool`]).
+    /// Not a `tools(format)` format: one action as a WebMCP tool (SPEC §7.2), everything but
+    /// `execute`: `{name, title, description, inputSchema, annotations}`. `title` is the card's
+    /// readable title; `description` and `inputSchema` are exactly the MCP manifest's (so a
+    /// soft action offers `confirmToken` and `decline`); the annotations are `readOnlyHint`
+    /// (open actions marked read-only), `consequentialHint` (soft and hard) and
+    /// `untrustedContentHint`, each spelled out. Never the card's summary: that is computed per
+    /// call and stays in the page.
     WebMcp,
 }
 
@@ -110,11 +115,6 @@ pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 // serializer for the five formats and the WebMCP tool. Field order is the order providers
 // document.
 
-/// The manifest for `format`: one entry per action, in the order given.
-pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
-    Value::Array(tools.iter().map(|tool| tool_entry(format, tool)).collect())
-}
-
 /// One action's manifest entry:
 ///
 /// - `json`: `{name, description, control, inputSchema, readOnly, idempotent}`, the app's own
@@ -126,7 +126,7 @@ pub fn manifest(format: ToolFormat, tools: &[ToolInfo<'_>]) -> Value {
 ///   app schemas are not);
 /// - `anthropic`: `{name, description, input_schema}`;
 /// - `mcp`: `{name, description, inputSchema, annotations}`;
-/// - WebMCP: see [`webmcp_tool`].
+/// - WebMCP: see [`ToolFormat::WebMcp`].
 ///
 /// The providers' entries get the gate's sentence in the description and, for soft actions,
 /// the token parameters in the schema.
@@ -291,16 +291,6 @@ fn is_object_schema(fields: &[(String, Value)]) -> bool {
     }
 }
 
-/// The description of one action as a WebMCP tool (SPEC §7.2), everything but `execute`:
-/// `{name, title, description, inputSchema, annotations}`. `title` is the card's readable
-/// title; `description` and `inputSchema` are exactly the MCP manifest's (so a soft action
-/// offers `confirmToken` and `decline`); the annotations are `readOnlyHint` (open actions
-/// marked read-only), `consequentialHint` (soft and hard) and `untrustedContentHint`, each
-/// spelled out. Never the card's summary: that is computed per call and stays in the page.
-pub fn webmcp_tool(tool: &ToolInfo<'_>) -> Value {
-    tool_entry(ToolFormat::WebMcp, tool)
-}
-
 /// MCP hints → control (SPEC §7), with MCP's defaults (`readOnlyHint: false`,
 /// `destructiveHint: true`): read-only → open; destructive or unannotated → hard; else soft.
 /// A hint that is not a boolean counts as absent.
@@ -364,15 +354,6 @@ pub fn take_confirm_fields(args: &mut Value) -> ConfirmFields {
 }
 
 // ---- Standard Schema ----------------------------------------------------------------------
-
-/// One step of a Standard Schema issue's `path`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PathStep {
-    /// An object key.
-    Key(String),
-    /// An array index.
-    Index(u32),
-}
 
 /// At most this many issues are spelled out in one message.
 pub const MAX_ISSUES: usize = 8;
@@ -438,20 +419,4 @@ impl IssueList {
         }
         Error::InvalidArgs(out)
     }
-}
-
-/// The `invalid_args` error for a list of issues (see [`IssueList`]).
-pub fn issues_error(issues: &[(Vec<PathStep>, String)]) -> Error {
-    let mut list = IssueList::default();
-    for (path, message) in issues {
-        list.start();
-        for step in path {
-            match step {
-                PathStep::Key(key) => list.key(key),
-                PathStep::Index(n) => list.index(*n),
-            }
-        }
-        list.end(message);
-    }
-    list.into_error()
 }

@@ -13,6 +13,7 @@
 //! about a number, `properties` nothing about an array.
 
 use super::error::Error;
+use super::ids::hex_id;
 use super::value::Value;
 
 const TYPE_NULL: u8 = 1;
@@ -313,14 +314,8 @@ pub(crate) fn push_path_key(out: &mut String, key: &str) {
             '\r' => out.push_str("\\r"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
-            c if c < ' ' => {
-                // `\u00XX`: the two digits written out, without the formatting machinery.
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                let c = c as u8;
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(c >> 4)]));
-                out.push(char::from(HEX[usize::from(c & 15)]));
-            }
+            // `\u00XX`: the code's one byte as hex, as ids are written.
+            c if c < ' ' => out.push_str(&hex_id("\\u00", &[c as u8])),
             c => out.push(c),
         }
     }

@@ -430,18 +430,19 @@ fn record_js(inst: &Instance, r: &ActionRecord<JsValue>) -> JsValue {
         RecordOutcome::Error { code, message } => (&u, code_number(code), Some(message.clone())),
         RecordOutcome::NotRun => (&u, None, None),
     };
-    let mut written = (JsValue::UNDEFINED, JsValue::UNDEFINED);
+    let written_args;
     let args = match &r.snapshot {
         Some(snapshot) => snapshot,
         None => {
-            written.0 = write_frozen(&r.args);
-            &written.0
+            written_args = write_frozen(&r.args);
+            &written_args
         }
     };
+    let mut written_id = JsValue::UNDEFINED;
     js::record(
         r.seq as f64,
         &inst.session_js,
-        id_js(&r.call_id, &r.host_call_id, &mut written.1),
+        id_js(&r.call_id, &r.host_call_id, &mut written_id),
         &inst.registry.name_js(&r.action),
         r.control as u8,
         r.control_source as u8,

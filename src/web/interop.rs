@@ -403,7 +403,8 @@ pub(crate) fn tools(inst: &Instance, format: &JsValue) -> Result<JsValue, Error>
 }
 
 /// One action as a WebMCP tool, everything but `execute` (see
-/// [`webmcp_tool`](crate::core::interop::webmcp_tool)); `None` when it is not registered.
+/// [`ToolFormat::WebMcp`](crate::core::interop::ToolFormat::WebMcp)); `None` when it is not
+/// registered.
 pub(crate) fn webmcp_tool_js(inst: &Instance, action: ActionId) -> Option<JsValue> {
     let engine = inst.engine();
     let (id, def, control, _) = engine.action_by_id(action)?;
