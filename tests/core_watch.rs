@@ -7,7 +7,7 @@ use coworkkit::core::control::{Control, ControlSource};
 use coworkkit::core::record::{ActionRecord, Gate, RecordOutcome, Via};
 use coworkkit::core::value::Value;
 use coworkkit::core::watch::{
-    duration_text, outcome_text, time_text, Pushed, WatchModel, WatchRow, RECORD_GATES,
+    duration_text, lines, outcome_text, time_text, Pushed, WatchModel, WatchRow, RECORD_GATES,
     WATCH_ROWS_MAX,
 };
 use proptest::prelude::*;
@@ -208,10 +208,15 @@ fn the_cap_drops_the_oldest_row_and_hands_it_back() {
     assert_eq!(numbers(tiny.rows()), [2]);
 }
 
+/// The panel's JSON Lines, as the web layer prints them: one line per payload that passes.
+fn json_lines(model: &WatchModel<Line>) -> String {
+    lines(model.passing().map(|(_, line)| line.clone()))
+}
+
 #[test]
 fn json_lines_are_the_kept_filtered_payloads_oldest_first() {
     let mut model = WatchModel::new(3);
-    assert_eq!(model.json_lines(|(_, line): &Line| line.clone()), "");
+    assert_eq!(json_lines(&model), "");
     for (n, gate) in [Gate::Fired, Gate::Rejected, Gate::Fired, Gate::Fired]
         .into_iter()
         .enumerate()
@@ -219,17 +224,17 @@ fn json_lines_are_the_kept_filtered_payloads_oldest_first() {
         push(&mut model, n as u32, gate);
     }
     assert_eq!(
-        model.json_lines(|(_, line)| line.clone()),
+        json_lines(&model),
         "{\"id\":\"s.1\",\"gate\":\"rejected\"}\n\
          {\"id\":\"s.2\",\"gate\":\"fired\"}\n\
          {\"id\":\"s.3\",\"gate\":\"fired\"}\n"
     );
     model.set_filter(Some(Gate::Rejected));
     assert_eq!(
-        model.json_lines(|(_, line)| line.clone()),
+        json_lines(&model),
         "{\"id\":\"s.1\",\"gate\":\"rejected\"}\n"
     );
-    for line in model.json_lines(|(_, line)| line.clone()).lines() {
+    for line in json_lines(&model).lines() {
         assert!(
             serde_json::from_str::<Value>(line).is_ok(),
             "each line is JSON: {line}"
@@ -264,7 +269,7 @@ proptest! {
         prop_assert_eq!(per_gate, gates.len() as u64);
         prop_assert_eq!(model.len(), gates.len().min(cap));
         let kept = model.visible().count();
-        prop_assert_eq!(model.json_lines(|(_, line)| line.clone()).lines().count(), kept);
+        prop_assert_eq!(json_lines(&model).lines().count(), kept);
         prop_assert!(model.visible().all(|(gate, _)| model.matches(*gate)));
     }
 }

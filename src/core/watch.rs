@@ -182,16 +182,11 @@ impl<T> WatchModel<T> {
             .filter(|(gate, _)| self.matches(*gate))
             .map(|(_, payload)| payload)
     }
-
-    /// JSON Lines of the rows that pass the filter, oldest first (log order): `line` turns a
-    /// row's payload into one line of JSON (it must not contain a newline); every line ends
-    /// with `\n`. Empty when no row passes.
-    pub fn json_lines(&self, line: impl FnMut(&T) -> String) -> String {
-        lines(self.passing().map(line))
-    }
 }
 
-/// Each of `lines` followed by `\n`.
+/// Each of `lines` followed by `\n`: JSON Lines, when each is one line of JSON (with no newline
+/// in it), as the panel's are, one per record that [`WatchModel::passing`] gives. Empty when
+/// there is no line.
 pub fn lines(lines: impl Iterator<Item = String>) -> String {
     let mut out = String::new();
     for line in lines {
