@@ -8,7 +8,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use coworkkit::core::control::{Control, ControlSource};
 use coworkkit::core::error::CODES;
-use coworkkit::core::ids::CALL_ID_PREFIX;
 use coworkkit::core::record::{Gate, Via, STATUSES};
 use coworkkit::core::tape::{self, Shape};
 use coworkkit::core::value::MAX_DEPTH;
@@ -57,6 +56,11 @@ fn js_codes() -> BTreeMap<&'static str, Code> {
                 .and_then(|l| l.strip_suffix('"'))
                 .map(str::to_owned)
         };
+        // A list may be marked `const` for its JSDoc type: `/** @type {const} */ ([...])`.
+        let literal = literal
+            .strip_prefix("/** @type {const} */ (")
+            .and_then(|l| l.strip_suffix(')'))
+            .unwrap_or(literal);
         let list = literal.strip_prefix('[').and_then(|l| l.strip_suffix(']'));
         let code = match (quoted(literal), list) {
             (_, Some(items)) => Code::Names(
@@ -134,7 +138,7 @@ fn rust_codes() -> Vec<(&'static str, Code)> {
         ("VIAS", names(Via::ALL.map(Via::as_str))),
         ("STATUSES", names(STATUSES)),
         ("CODES", names(CODES)),
-        ("CALL_ID_PREFIX", Code::Text(CALL_ID_PREFIX.into())),
+        ("MAX_FIELD_BYTES", Code::Int(tape::MAX_FIELD_BYTES as u64)),
     ];
     codes.extend(web_codes());
     codes

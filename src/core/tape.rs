@@ -70,8 +70,13 @@ pub const TAG_NOT_JSON: u8 = b'!';
 pub const TAG_REFUSED: u8 = b'?';
 /// A call's field that is `undefined` or `null`; also: an `invoke` call without `args`.
 pub const TAG_ABSENT: u8 = b'u';
-/// A call's field that is neither a string nor absent.
+/// A call's field that is neither a string nor absent, or an `invoke` call's string field longer
+/// than [`MAX_FIELD_BYTES`].
 pub const TAG_OTHER: u8 = b'x';
+/// The longest `name`, `callId` or `confirmToken` of an `invoke` call that the reader copies, in
+/// UTF-8 bytes: nothing longer is valid (a name has at most 64 bytes, a `callId` at most 256, a
+/// token far fewer), and the bound keeps an agent's megabyte string out of wasm memory.
+pub const MAX_FIELD_BYTES: usize = 256;
 /// `decline` is truthy.
 pub const TAG_DECLINE: u8 = b'1';
 /// `decline` is falsy.

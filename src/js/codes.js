@@ -62,7 +62,7 @@ export const OP_CLICK = 0;
 export const OP_FILL = 1;
 export const OP_SELECT = 2;
 
-// How `ckRun` went: what `run` returned, threw or gave to wait for is then `ckTakeRun`'s.
+// How `ckRun` went (its report's `how`): `run` returned, threw, or gave a thenable to wait for.
 export const RUN_RETURNED = 0;
 export const RUN_THREW = 1;
 export const RUN_LATER = 2;
@@ -81,13 +81,25 @@ export const ELEMENT_NO_OPTION = 9;
 
 // Names that cross as their number: the index here is the Rust enum's `as u8`, or its index in
 // the Rust list (`core::record`, `core::control`, `core::error`).
-export const GATES = ["fired", "needs_confirmation", "needs_hand_mode", "confirmed", "cancelled", "timeout", "rejected"];
-export const CONTROLS = ["open", "soft", "hard"];
-export const CONTROL_SOURCES = ["declared", "default", "destructive_name"];
-export const VIAS = ["invoke", "tool_call", "webmcp"];
-export const STATUSES = ["ok", "error", "not_run"];
+export const GATES = /** @type {const} */ (["fired", "needs_confirmation", "needs_hand_mode", "confirmed", "cancelled", "timeout", "rejected"]);
+export const CONTROLS = /** @type {const} */ (["open", "soft", "hard"]);
+export const CONTROL_SOURCES = /** @type {const} */ (["declared", "default", "destructive_name"]);
+export const VIAS = /** @type {const} */ (["invoke", "tool_call", "webmcp"]);
+export const STATUSES = /** @type {const} */ (["ok", "error", "not_run"]);
 /** Every error code, then the reasons a call is cancelled or timed out with. */
-export const CODES = ["unknown_action", "invalid_args", "args_too_large", "bad_token", "token_expired", "call_id_conflict", "too_many_pending", "element_unavailable", "invalid_spec", "duplicate_action", "not_admin", "run_failed", "needs_user_activation", "disposed", "hand_mode_off", "unknown_proposal", "proposal_not_visible", "model_context_unavailable", "model_context_refused", "cancelled_by_user", "cancelled_by_app", "action_disposed", "declined", "expired"];
+export const CODES = /** @type {const} */ (["unknown_action", "invalid_args", "args_too_large", "bad_token", "token_expired", "call_id_conflict", "too_many_pending", "element_unavailable", "invalid_spec", "duplicate_action", "not_admin", "run_failed", "needs_user_activation", "disposed", "hand_mode_off", "unknown_proposal", "proposal_not_visible", "model_context_unavailable", "model_context_refused", "cancelled_by_user", "cancelled_by_app", "action_disposed", "declined", "expired"]);
 
-/** What a call id the engine makes starts with (its 128 random bits follow in hex). */
-export const CALL_ID_PREFIX = "ck_";
+/**
+ * The longest `name`, `callId` or `confirmToken` of an `invoke` call that is read, in UTF-8
+ * bytes; a longer one reads as `TAG_OTHER` before it is copied anywhere. Nothing longer can be
+ * valid: a name has at most 64 bytes, a `callId` at most 256, a token far fewer.
+ */
+export const MAX_FIELD_BYTES = 256;
+
+// The names above as types, for the JSDoc of the objects built from them.
+/** @typedef {typeof GATES[number]} Gate */
+/** @typedef {typeof CONTROLS[number]} Control */
+/** @typedef {typeof CONTROL_SOURCES[number]} ControlSource */
+/** @typedef {typeof VIAS[number]} Via */
+/** @typedef {typeof STATUSES[number]} Status */
+/** @typedef {typeof CODES[number]} Code */

@@ -16,31 +16,15 @@
  */
 import {
   SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, GATES, CONTROLS, CONTROL_SOURCES, VIAS, STATUSES,
-  CODES, CALL_ID_PREFIX, RUN_RETURNED, RUN_THREW, RUN_LATER,
+  CODES, RUN_RETURNED, RUN_THREW, RUN_LATER,
 } from "./codes.js";
 
-/** Two hex digits per byte value. */
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-/**
- * The text of a call id the engine drew: `CALL_ID_PREFIX` and eight 16-bit words in hex (the
- * engine's own text of the same id, `core::ids::hex_id`, reads the words' bytes big-endian).
- * Made here so that the id is never decoded from wasm memory; 16-bit words cross as small
- * integers, where a 32-bit one crosses as a boxed number from 2^30 on.
- * @param {number} a
- * @param {number} b
- * @param {number} c
- * @param {number} d
- * @param {number} e
- * @param {number} f
- * @param {number} g
- * @param {number} h
- */
-export function ckCallId(a, b, c, d, e, f, g, h) {
-  return CALL_ID_PREFIX + HEX[a >> 8] + HEX[a & 255] + HEX[b >> 8] + HEX[b & 255] + HEX[c >> 8]
-    + HEX[c & 255] + HEX[d >> 8] + HEX[d & 255] + HEX[e >> 8] + HEX[e & 255] + HEX[f >> 8]
-    + HEX[f & 255] + HEX[g >> 8] + HEX[g & 255] + HEX[h >> 8] + HEX[h & 255];
-}
+/** @typedef {import("./codes.js").Gate} Gate */
+/** @typedef {import("./codes.js").Control} Control */
+/** @typedef {import("./codes.js").ControlSource} ControlSource */
+/** @typedef {import("./codes.js").Via} Via */
+/** @typedef {import("./codes.js").Status} Status */
+/** @typedef {import("./codes.js").Code} Code */
 
 /**
  * `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
@@ -53,7 +37,7 @@ export function ckCallId(a, b, c, d, e, f, g, h) {
  * @param {number | undefined} expiresAt
  */
 export function ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt) {
-  /** @type {{ callId: string, gate: string, ok: boolean, result?: unknown, error?: unknown, confirmToken?: string, expiresAt?: number }} */
+  /** @type {{ callId: string, gate: Gate, ok: boolean, result?: unknown, error?: unknown, confirmToken?: string, expiresAt?: number }} */
   const o = { callId, gate: GATES[gate], ok };
   if (result !== undefined) o.result = result;
   if (error !== undefined) o.error = error;
@@ -77,41 +61,43 @@ export function ckResolvedOutcome(callId, gate, ok, result, error, confirmToken,
   return Promise.resolve(ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt));
 }
 
-/** What the last `ckRun` got from `run`, until `ckTakeRun` takes it. @type {unknown} */
-let ran;
+/** How one `run` went: `how` a `RUN_*` code, `value` what it returned, threw or gave to wait for. */
+export class RunReport {
+  /**
+   * @param {number} how
+   * @param {unknown} value
+   */
+  constructor(how, value) {
+    this.how = how;
+    this.value = value;
+  }
+}
 
 /**
- * Calls an action's `run` with the frozen args and its `ctx` (see `ckContext`) and says how it
- * went: `RUN_RETURNED`, `RUN_THREW`, or `RUN_LATER` for a thenable (an object whose `then`
- * reads as a function; a `then` whose read throws is none). What `run` returned or threw, as it
- * is, waits for `ckTakeRun`. The throw is caught here: an import that may throw is wrapped by
- * the glue in a closure and an `arguments` object on every call.
+ * Calls an action's `run` with the frozen args and its `ctx` (see `ckContext`) and reports how it
+ * went: `RUN_RETURNED`, `RUN_THREW`, or `RUN_LATER` for a thenable (an object whose `then` reads
+ * as a function; a `then` whose read throws is none), with what `run` returned or threw as it is.
+ * The throw is caught here: an import that may throw is wrapped by the glue in a closure and an
+ * `arguments` object on every call.
  * @param {(args: unknown, ctx: unknown) => unknown} run
  * @param {unknown} args
  * @param {string} callId
  * @param {number} control a `CONTROLS` index
  * @param {unknown} approver
  * @param {AbortSignal} signal
- * @returns {number}
+ * @returns {RunReport}
  */
 export function ckRun(run, args, callId, control, approver, signal) {
+  let ran;
   try {
     ran = run(args, ckContext(callId, control, approver, signal));
   } catch (e) {
-    ran = e;
-    return RUN_THREW;
+    return new RunReport(RUN_THREW, e);
   }
-  if (typeof ran !== "object" || ran === null) return RUN_RETURNED;
+  if (typeof ran !== "object" || ran === null) return new RunReport(RUN_RETURNED, ran);
   let then;
   try { then = /** @type {{ then?: unknown }} */ (ran).then; } catch { /* not a thenable */ }
-  return typeof then === "function" ? RUN_LATER : RUN_RETURNED;
-}
-
-/** What the last `ckRun` got from `run` (returned, thrown or to wait for), once. */
-export function ckTakeRun() {
-  const value = ran;
-  ran = undefined;
-  return value;
+  return new RunReport(typeof then === "function" ? RUN_LATER : RUN_RETURNED, ran);
 }
 
 /**
@@ -162,7 +148,7 @@ export function ckError(code, message) {
  */
 export function ckRecord(seq, sessionId, callId, action, control, controlSource, gate, status, value, code, message, args, approver, reason, via, startedAt, settledAt) {
   const outcome = ckRecordOutcome(status, value, code, message);
-  /** @type {{ v: 1, id: string, sessionId: string, callId: string, action: string, control: string, controlSource: string, gate: string, outcome: unknown, args: unknown, approver?: unknown, reason?: string, via?: string, startedAt?: number, settledAt?: number }} */
+  /** @type {{ v: 1, id: string, sessionId: string, callId: string, action: string, control: Control, controlSource: ControlSource, gate: Gate, outcome: unknown, args: unknown, approver?: unknown, reason?: Code, via?: Via, startedAt?: number, settledAt?: number }} */
   const r = {
     v: 1, id: sessionId + "." + seq, sessionId, callId, action, control: CONTROLS[control],
     controlSource: CONTROL_SOURCES[controlSource], gate: GATES[gate], outcome, args,
@@ -184,7 +170,7 @@ export function ckRecord(seq, sessionId, callId, action, control, controlSource,
  * @param {string | undefined} message
  */
 export function ckRecordOutcome(status, value, code, message) {
-  /** @type {{ status: string, value?: unknown, code?: string, message?: string }} */
+  /** @type {{ status: Status, value?: unknown, code?: Code, message?: string }} */
   const o = { status: STATUSES[status] };
   if (o.status === "ok") { if (value !== undefined) o.value = value; }
   else if (o.status === "error") { o.code = code === undefined ? undefined : CODES[code]; o.message = message; }
@@ -206,20 +192,20 @@ export function ckContext(callId, control, approver, signal) {
  * The outcome as the SDK resolves it (its own frozen object: the reads here cannot throw).
  * @typedef {object} Outcome
  * @property {string} callId
- * @property {string} gate
+ * @property {Gate} gate
  * @property {boolean} ok
  * @property {unknown} [result]
- * @property {{ code: string, message: string }} [error]
+ * @property {{ code: Code, message: string }} [error]
  * @property {string} [confirmToken]
  */
 
 /**
  * The tool result's content, before it becomes JSON text.
  * @typedef {object} Content
- * @property {string} gate
+ * @property {Gate} gate
  * @property {boolean} ok
  * @property {unknown} [result]
- * @property {{ code: string, message: string }} [error]
+ * @property {{ code: Code, message: string }} [error]
  * @property {string} [confirmToken]
  * @property {string} [instruction]
  */
@@ -233,7 +219,7 @@ export function ckContext(callId, control, approver, signal) {
 /**
  * What the model should do next, for the gates where that is not obvious from the outcome.
  * @param {string} action
- * @param {string} gate
+ * @param {Gate} gate
  * @returns {string | undefined}
  */
 export function ckInstruction(action, gate) {

@@ -57,7 +57,7 @@ import {
   TAG_NOT_JSON, TAG_REFUSED, TAG_ABSENT, TAG_OTHER, TAG_DECLINE, TAG_NO_DECLINE, WHY_TOO_DEEP,
   WHY_NOT_FINITE, WHY_UNDEFINED, WHY_FUNCTION, WHY_SYMBOL, WHY_BIGINT, WHY_NOT_PLAIN,
   WHY_UNREADABLE, WHY_BAD_LENGTH, WHY_GETTER_THREW, WHY_DUPLICATE_KEY, SHAPE_OPENAI_CHAT,
-  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC,
+  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, MAX_FIELD_BYTES,
 } from "./codes.js";
 
 /**
@@ -162,6 +162,19 @@ const decoder = new TextDecoder();
  * @type {Uint8Array | null}
  */
 let spare = new Uint8Array(1024);
+
+/**
+ * An `invoke` call's string field as it is read: itself when it has at most `MAX_FIELD_BYTES`
+ * UTF-8 bytes, else `null`, which the tape then carries as `OTHER`. A string's UTF-8 length is at
+ * least its UTF-16 length, so a longer one is refused without a walk over it.
+ * @param {unknown} v
+ * @returns {unknown}
+ */
+const bounded = (v) =>
+  typeof v !== "string" || (v.length <= MAX_FIELD_BYTES && utf8Length(v) <= MAX_FIELD_BYTES) ? v : OVERSIZE;
+
+/** What {@link bounded} turns an oversize string into: neither a string nor absent. */
+const OVERSIZE = Object.freeze({});
 
 /**
  * How many bytes a call's field takes on the tape (see {@link ArgsReader#field}).
@@ -472,21 +485,35 @@ const valueTape = (value, budget) => decoder.decode(ckReadValue(value, budget));
 /** What `ckReadCall` reads a primitive call as: nothing at all. */
 const NONE = Object.freeze(Object.create(null));
 
-// What the last `ckReadCall` read, until Rust takes it (once: no agent object outlives its call).
-/** @type {unknown} */
-let lastCopy;
-/** @type {string | undefined} */
-let lastId;
+/**
+ * What {@link ckReadCall} read, handed over whole: the tape, the frozen copy of the args
+ * (`undefined` when there were none or they were refused) and the `callId` string (so Rust hands
+ * the same JS string back in the call's `ctx`, outcome and record without decoding its own copy;
+ * `undefined` unless the call had one within the bound). The tape is a view of a shared buffer:
+ * read it first.
+ */
+export class CallReading {
+  /**
+   * @param {Uint8Array} tape
+   * @param {unknown} copy
+   * @param {string | undefined} callId
+   */
+  constructor(tape, copy, callId) {
+    this.tape = tape;
+    this.copy = copy;
+    this.callId = callId;
+  }
+}
 
 /**
  * Reads an `invoke` call: each property once, in the order `name`, `args`, `callId`,
  * `confirmToken`, `decline` (a getter that throws reads as `undefined`), and the args as
- * {@link ckReadValue} does, building their frozen copy. Returns the call's tape; the copy and
- * the `callId` string wait for {@link ckTakeCopy} and {@link ckTakeId}. An absent `callId` is
- * left to Rust, which makes the call's id.
+ * {@link ckReadValue} does, building their frozen copy. `name`, `callId` and `confirmToken`
+ * strings longer than `MAX_FIELD_BYTES` UTF-8 bytes read as `OTHER`, uncopied. An absent
+ * `callId` is left to Rust, which makes the call's id.
  * @param {unknown} call
  * @param {number} budget
- * @returns {Uint8Array}
+ * @returns {CallReading}
  */
 export function ckReadCall(call, budget) {
   // `safeGet`'s reads, each written out so that V8 sees each key: a primitive has none, and a
@@ -496,7 +523,7 @@ export function ckReadCall(call, budget) {
   try { name = o.name; } catch { /* undefined */ }
   try { raw = o.args; } catch { /* undefined */ }
   const reader = new ArgsReader(budget, true);
-  reader.field(name);
+  reader.field(bounded(name));
   // `callId`, `confirmToken` and `decline` come before the args on the tape but are read after
   // them: the args are written past room for the three at their shortest (`uu0`), and moved up
   // if they need more.
@@ -507,8 +534,8 @@ export function ckReadCall(call, budget) {
   let copy;
   if (raw === undefined) reader.put(ABSENT);
   else copy = reader.all(raw);
-  try { id = o.callId; } catch { /* undefined */ }
-  try { token = o.confirmToken; } catch { /* undefined */ }
+  try { id = bounded(o.callId); } catch { /* undefined */ }
+  try { token = bounded(o.confirmToken); } catch { /* undefined */ }
   try { decline = o.decline; } catch { /* undefined */ }
   const end = reader.at, more = fieldLength(id) + fieldLength(token) - 2;
   if (more > 0) {
@@ -520,32 +547,7 @@ export function ckReadCall(call, budget) {
   reader.field(token);
   reader.put(decline ? DECLINE : NO_DECLINE);
   reader.at = end + more;
-  // Set only now: a getter above may have called `invoke` again, which took its own.
-  lastCopy = copy;
-  lastId = typeof id === "string" ? id : undefined;
-  return reader.bytes();
-}
-
-/**
- * The frozen copy of the args the last {@link ckReadCall} read (`undefined` after a refusal),
- * once: taking it clears it.
- * @returns {unknown}
- */
-export function ckTakeCopy() {
-  const copy = lastCopy;
-  lastCopy = undefined;
-  return copy;
-}
-
-/**
- * The `callId` string the last {@link ckReadCall} read, once, so Rust can hand the same JS
- * string back in the call's `ctx`, outcome and record without decoding its own copy.
- * @returns {string | undefined}
- */
-export function ckTakeId() {
-  const id = lastId;
-  lastId = undefined;
-  return id;
+  return new CallReading(reader.bytes(), copy, typeof id === "string" ? id : undefined);
 }
 
 // A provider's tool call.

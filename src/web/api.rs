@@ -1,5 +1,5 @@
 //! `Coworkkit`, the class a web app constructs: the whole JavaScript surface of SPEC §2, each
-//! method a thin door onto the [`Instance`] and its parts.
+//! method a thin door onto the [`Instance`].
 //!
 //! [`Instance`]: super::instance::Instance
 
@@ -10,14 +10,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 use super::convert::{get, set};
-use super::effects::proposal_js;
 use super::events::{call_listener, EventKind};
-use super::instance::{
-    Instance, PANEL_JSON_LINES, RELEASE_EXPOSURE, RELEASE_PANEL, RELEASE_SWITCH,
-};
-use super::interop;
-use super::time::now;
-use crate::core::engine::CancelReason;
+use super::instance::Instance;
+use super::objects::proposal_js;
 use crate::core::error::Error;
 use crate::core::interop::control_from_mcp_hints;
 
@@ -65,11 +60,8 @@ impl Coworkkit {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ActionSpec")] spec: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let (id, name) = self.inner.define(&spec)?;
-        let handle = Object::new();
-        set(&handle, "name", name);
-        set(&handle, "dispose", self.inner.disposer(id));
-        Ok(Object::freeze(&handle).into())
+        let (name, dispose) = self.inner.define(&spec)?;
+        Ok(handle(&[("name", name.into()), ("dispose", dispose)]))
     }
 
     /// Registers an action for a component's lifetime; returns its disposer.
@@ -78,8 +70,8 @@ impl Coworkkit {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ActionSpec")] spec: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let (id, _) = self.inner.define(&spec)?;
-        Ok(self.inner.disposer(id))
+        let (_, dispose) = self.inner.define(&spec)?;
+        Ok(dispose)
     }
 
     /// The agent's door (SPEC §3). Never throws: bad input is a `rejected` outcome.
@@ -101,15 +93,7 @@ impl Coworkkit {
     /// Cancels a waiting proposal by id; `true` when it was waiting. The app may always cancel,
     /// never confirm.
     pub fn cancel(&self, id: &str) -> bool {
-        let inner = &self.inner;
-        let Some(proposal) = inner.engine().proposal_by_str(id) else {
-            return false;
-        };
-        let done = inner
-            .engine_mut()
-            .cancel(proposal, CancelReason::App, now());
-        inner.drain();
-        done
+        self.inner.cancel(id)
     }
 
     /// Subscribes to `"proposal" | "resolved" | "record" | "handmode"`; returns the unsubscribe
@@ -130,15 +114,15 @@ impl Coworkkit {
             ))
         })?;
         let inner = &self.inner;
-        let id = inner.events.subscribe(kind, listener.clone());
+        let (id, unsubscribe) = inner.subscribe(kind, listener.clone());
         if kind == EventKind::Proposal {
             let waiting = self.pending();
             if waiting.length() > 0 {
-                let weak = inner.me.clone();
+                let weak = inner.weak();
                 wasm_bindgen_futures::spawn_local(async move {
                     let Some(inner) = weak.upgrade() else { return };
                     // Only if still subscribed by the time the microtask runs.
-                    if inner.events.is_subscribed(id) {
+                    if inner.is_subscribed(id) {
                         for p in waiting.iter() {
                             call_listener(&listener, &p);
                         }
@@ -146,7 +130,7 @@ impl Coworkkit {
                 });
             }
         }
-        Ok(inner.unsubscriber(id))
+        Ok(unsubscribe)
     }
 
     /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the
@@ -163,7 +147,7 @@ impl Coworkkit {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ToolFormat")] format: JsValue,
     ) -> Result<JsValue, JsValue> {
-        Ok(interop::tools(&self.inner, &format)?)
+        Ok(self.inner.tools(&format)?)
     }
 
     /// Runs a provider tool call (OpenAI Chat, OpenAI Responses or Anthropic) through `invoke`
@@ -175,20 +159,20 @@ impl Coworkkit {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ToolCall")] call: JsValue,
     ) -> Promise {
-        interop::handle_tool_call(&self.inner, &call)
+        self.inner.handle_tool_call(&call)
     }
 
     /// Arms Hand mode (element actions may run). Only during transient user activation — inside
     /// a click or key handler — else throws an `Error` with code `needs_user_activation`.
     #[wasm_bindgen(js_name = armHandMode)]
     pub fn arm_hand_mode(&self) -> Result<(), JsValue> {
-        Ok(self.inner.hand.arm(&self.inner)?)
+        Ok(self.inner.arm_hand_mode()?)
     }
 
     /// Disarms Hand mode; element actions settle `needs_hand_mode` again.
     #[wasm_bindgen(js_name = disarmHandMode)]
     pub fn disarm_hand_mode(&self) {
-        self.inner.hand.set(&self.inner, false);
+        self.inner.set_hand_mode(false);
     }
 
     /// Whether Hand mode is armed.
@@ -201,8 +185,7 @@ impl Coworkkit {
     /// `document.body`); returns a handle whose `dispose()` removes it.
     #[wasm_bindgen(js_name = mountHandModeSwitch, unchecked_return_type = "MountHandle")]
     pub fn mount_hand_mode_switch(&self, element: Option<Element>) -> Result<JsValue, JsValue> {
-        let id = self.inner.hand.mount_switch(&self.inner, element)?;
-        let dispose = self.inner.bound_release(RELEASE_SWITCH, id.into());
+        let dispose = self.inner.mount_switch(element)?;
         Ok(handle(&[("dispose", dispose)]))
     }
 
@@ -211,21 +194,8 @@ impl Coworkkit {
     /// JSON Lines" copies.
     #[wasm_bindgen(js_name = mountWatchPanel, unchecked_return_type = "WatchPanelHandle")]
     pub fn mount_watch_panel(&self, element: Option<Element>) -> Result<JsValue, JsValue> {
-        let inner = &self.inner;
-        if inner.disposed.get() {
-            return Err(Error::Disposed.into());
-        }
-        let parent = inner
-            .sdk_parent(element)
-            .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the panel in"))?;
-        let id = inner.watch.mount(&parent)?;
-        Ok(handle(&[
-            ("dispose", inner.bound_release(RELEASE_PANEL, id.into())),
-            (
-                "jsonLines",
-                inner.bound_release(PANEL_JSON_LINES, id.into()),
-            ),
-        ]))
+        let (dispose, json_lines) = self.inner.mount_panel(element)?;
+        Ok(handle(&[("dispose", dispose), ("jsonLines", json_lines)]))
     }
 
     /// Hands every action (or `options.actions`) to the browser's own agent as a WebMCP tool
@@ -240,15 +210,9 @@ impl Coworkkit {
             JsValue,
         >,
     ) -> Result<JsValue, JsValue> {
-        let inner = &self.inner;
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        let (id, ready) = inner.model_contexts.expose(inner, &options)?;
-        // The browser's agent may call the tools whenever: see `Instance::hold_while_owing`.
-        inner.hold_while_owing();
-        Ok(handle(&[
-            ("ready", ready.into()),
-            ("dispose", inner.bound_release(RELEASE_EXPOSURE, id.into())),
-        ]))
+        let (ready, dispose) = self.inner.expose(&options)?;
+        Ok(handle(&[("ready", ready.into()), ("dispose", dispose)]))
     }
 }
 

@@ -30,7 +30,7 @@ pub const OP_FILL: u8 = 1;
 /// Choose an option of a `<select>`.
 pub const OP_SELECT: u8 = 2;
 
-/// `run` returned a value: [`run`] answers how `run` went with one of the `RUN_*` of codes.js.
+/// `run` returned a value: a [`RunReport`]'s `how` is one of the `RUN_*` of codes.js.
 pub const RUN_RETURNED: u8 = 0;
 /// `run` threw.
 pub const RUN_THREW: u8 = 1;
@@ -74,19 +74,25 @@ extern "C" {
     #[wasm_bindgen(js_name = ckReadValue)]
     pub fn read_value_tape(value: &JsValue, budget: f64) -> Vec<u8>;
 
+    /// What [`read_call`] read: its tape, the frozen copy of its args and its `callId` string.
+    pub type CallReading;
+
+    /// The call's tape (UTF-8 bytes), copied out of the reader's shared buffer: read it first.
+    #[wasm_bindgen(method, getter)]
+    pub fn tape(this: &CallReading) -> Vec<u8>;
+
+    /// The frozen copy of the args; `undefined` when there were none or they were refused.
+    #[wasm_bindgen(method, getter)]
+    pub fn copy(this: &CallReading) -> JsValue;
+
+    /// The `callId` string, when the call had one within the bound; else `undefined`.
+    #[wasm_bindgen(method, getter, js_name = callId)]
+    pub fn call_id(this: &CallReading) -> JsValue;
+
     /// Reads an `invoke` call in one pass (`name`, `args`, `callId`, `confirmToken`,
-    /// `decline`), building the frozen copy of its args; returns its tape (UTF-8 bytes).
+    /// `decline`), building the frozen copy of its args.
     #[wasm_bindgen(js_name = ckReadCall)]
-    pub fn read_call_tape(call: &JsValue, budget: f64) -> Vec<u8>;
-
-    /// The frozen copy of the args the last [`read_call_tape`] read; `undefined` after a
-    /// refusal. Taking it clears it, so no agent object outlives its call here.
-    #[wasm_bindgen(js_name = ckTakeCopy)]
-    pub fn take_copy() -> JsValue;
-
-    /// The JS string of the `callId` the last [`read_call_tape`] read, when it was a string.
-    #[wasm_bindgen(js_name = ckTakeId)]
-    pub fn take_id() -> JsValue;
+    pub fn read_call(call: &JsValue, budget: f64) -> CallReading;
 
     /// Reads a provider tool call in one pass: its shape, id, name and arguments (`max` is
     /// `maxArgsBytes`); returns its tape (UTF-8 bytes).
@@ -98,7 +104,7 @@ extern "C" {
 extern "C" {
     /// Resolves an element action's target (an `Element`, or a selector for
     /// `document.querySelector`) and checks it can take operation `op` (an `OP_*` code) by the
-    /// rules of [`hand`](super::hand)'s module docs; for a select with `value`, also finds the
+    /// rules of [`element`](super::element)'s module docs; for a select with `value`, also finds the
     /// option. Returns the failed check's `ELEMENT_*` code, else `undefined` unless `act`; with
     /// `act`, performs the operation and returns `undefined`, the value set, or the select's
     /// new `value`.
@@ -116,12 +122,6 @@ extern "C" {
 /// in the same order), so no string of a fixed set is decoded on a call.
 #[wasm_bindgen(module = "/src/js/objects.js")]
 extern "C" {
-    /// The JS text of a call id the engine drew: `ck_` and the eight 16-bit words in hex (the
-    /// same text as `core::ids::hex_id` of their bytes, big-endian).
-    #[wasm_bindgen(js_name = ckCallId)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn call_id_text(a: u16, b: u16, c: u16, d: u16, e: u16, f: u16, g: u16, h: u16) -> JsValue;
-
     /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
     #[wasm_bindgen(js_name = ckOutcome)]
     pub fn outcome(
@@ -147,8 +147,19 @@ extern "C" {
         expires_at: Option<f64>,
     ) -> JsValue;
 
-    /// Calls `run(args, ctx)`, the `ctx` being [`context`] of the other arguments; answers how
-    /// it went (a `RUN_*`), with what it returned or threw left for [`take_run`].
+    /// How one [`run`] went.
+    pub type RunReport;
+
+    /// A `RUN_*` code: `run` returned, threw, or gave a thenable.
+    #[wasm_bindgen(method, getter)]
+    pub fn how(this: &RunReport) -> u8;
+
+    /// What `run` returned, threw, or gave to wait for, as it is.
+    #[wasm_bindgen(method, getter)]
+    pub fn value(this: &RunReport) -> JsValue;
+
+    /// Calls `run(args, ctx)`, the `ctx` being built of the other arguments, and reports how it
+    /// went.
     #[wasm_bindgen(js_name = ckRun)]
     pub fn run(
         run: &Function,
@@ -157,11 +168,7 @@ extern "C" {
         control: u8,
         approver: &JsValue,
         signal: &JsValue,
-    ) -> u8;
-
-    /// What the last [`run`] got from `run`: its value, what it threw, or the thenable.
-    #[wasm_bindgen(js_name = ckTakeRun)]
-    pub fn take_run() -> JsValue;
+    ) -> RunReport;
 
     /// Calls `f(payload)`, the app's `onActionRecord` (`sink`) or an event listener; a throw
     /// is logged with `console.error`, naming which, and goes no further.

@@ -1,26 +1,38 @@
 //! The browser side: everything that touches `JsValue`, web-sys and js-sys.
 //!
 //! [`api`] is the JavaScript surface and nothing else; it delegates to one [`Instance`] per
-//! `Coworkkit`, whose parts each have one job: the [`registry`] of actions and their JS-side
-//! pieces, the [`events`] bus, the [`effects`] performer that carries out what the engine asks,
-//! and the page features built on them ([`card`], [`hand`], [`watch`], [`interop`]).
+//! `Coworkkit`, the only code that holds the engine and the parts together and the loop that
+//! carries out what the engine asks. Every other module is a part with one job that never takes
+//! the instance back:
+//! - what comes in: [`spec`] (every reader of options and action specs), [`read`] (a call's
+//!   arguments, through `src/js/read.js`), [`request`] (the one path of the three doors);
+//! - what is kept: [`registry`] (the actions' JS-side pieces), [`answers`] (promises owed);
+//! - what goes out: [`objects`] (outcome, record, proposal), [`events`], [`manifest`] (tools);
+//! - the page: [`card`], [`hand`] (Hand mode's UI), [`element`] (element actions), [`watch`],
+//!   [`webmcp`];
+//! - small helpers: [`convert`], [`dom`], [`js`] (the bindings of `src/js/`), [`listener`],
+//!   [`standard`] (Standard Schema), [`time`], [`types`] (the `.d.ts`).
 //!
 //! [`Instance`]: instance::Instance
 
+mod answers;
 pub mod api;
 pub mod card;
 mod convert;
 mod dom;
-mod effects;
+mod element;
 mod events;
 mod hand;
 mod instance;
-mod interop;
 pub mod js;
 mod listener;
-mod options;
+mod manifest;
+mod objects;
 mod read;
 mod registry;
+mod request;
+mod spec;
+mod standard;
 pub mod time;
 mod types;
 mod watch;

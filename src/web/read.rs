@@ -35,6 +35,8 @@ pub struct CallFields {
     pub args: Option<Result<(Value, JsValue), Error>>,
     /// `callId`; when absent, the engine makes one.
     pub call_id: Field,
+    /// `callId`'s JS string, when it was a string within the bound.
+    pub call_id_js: Option<JsValue>,
     /// `confirmToken`.
     pub confirm_token: Field,
     /// `decline`, truthy.
@@ -43,19 +45,24 @@ pub struct CallFields {
 
 /// Reads an `invoke` call object (see [`CallFields`]); `budget` as in [`read_value`]. Every
 /// property is read once, in the order `name`, `args`, `callId`, `confirmToken`, `decline`;
-/// a getter that throws reads as `undefined`.
+/// a getter that throws reads as `undefined`; a `name`, `callId` or `confirmToken` longer than
+/// [`MAX_FIELD_BYTES`](crate::core::tape::MAX_FIELD_BYTES) reads as [`Field::Other`], never
+/// copied into wasm memory.
 pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
+    let reading = js::read_call(call, budget as f64);
     let Call {
         name,
         call_id,
         confirm_token,
         decline,
         args,
-    } = tape::decode_call(text(&js::read_call_tape(call, budget as f64)), budget);
+    } = tape::decode_call(text(&reading.tape()), budget);
+    let call_id_js = reading.call_id();
     CallFields {
         name,
-        args: args.map(|args| args.map(|value| (value, js::take_copy()))),
+        args: args.map(|args| args.map(|value| (value, reading.copy()))),
         call_id,
+        call_id_js: call_id_js.is_string().then_some(call_id_js),
         confirm_token,
         decline,
     }
@@ -64,10 +71,4 @@ pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
 /// Reads a provider tool call: its shape, id, name and arguments; `max` is `maxArgsBytes`.
 pub fn read_tool_call(call: &JsValue, max: usize) -> ToolCallFields {
     tape::decode_tool_call(text(&js::read_tool_call_tape(call, max as f64)), max)
-}
-
-/// The JS string of the `callId` the last [`read_call`] read, when it was a string:
-/// `undefined` otherwise.
-pub fn given_call_id() -> JsValue {
-    js::take_id()
 }

@@ -286,3 +286,67 @@ export interface CoworkkitOptions {
   labels?: { confirm?: string; cancel?: string };
 }
 "#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_INTEROP: &'static str = r#"
+/** A manifest format for `tools(format)`. */
+export type ToolFormat = "json" | "openai" | "openai-responses" | "anthropic" | "mcp";
+/** A tool's argument schema in a manifest: always an object schema at the root. */
+export interface ToolInputSchema { type: "object"; properties?: { [key: string]: unknown }; required?: string[]; additionalProperties?: boolean | { [keyword: string]: unknown }; [keyword: string]: unknown; }
+/** `tools("json")`: coworkkit's neutral listing, description and schema as declared. */
+export interface JsonTool { name: string; description: string; control: Control; inputSchema: ToolInputSchema; readOnly: boolean; idempotent: boolean; }
+/** `tools("openai")`: an OpenAI Chat Completions function tool. */
+export interface OpenAITool { type: "function"; function: { name: string; description: string; parameters: ToolInputSchema }; }
+/** `tools("openai-responses")`: an OpenAI Responses function tool (non-strict). */
+export interface OpenAIResponsesTool { type: "function"; name: string; description: string; parameters: ToolInputSchema; strict: false; }
+/** `tools("anthropic")`: an Anthropic Messages tool. */
+export interface AnthropicTool { name: string; description: string; input_schema: ToolInputSchema; }
+/** MCP tool annotations (hints; MCP's defaults: readOnlyHint false, destructiveHint true). */
+export interface McpToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; }
+/** `tools("mcp")`: an MCP `tools/list` entry. */
+export interface McpTool { name: string; description: string; inputSchema: ToolInputSchema; annotations: McpToolAnnotations; }
+/** The entry type of each manifest format. */
+export interface ToolManifestMap { json: JsonTool; openai: OpenAITool; "openai-responses": OpenAIResponsesTool; anthropic: AnthropicTool; mcp: McpTool; }
+/** Any manifest. */
+export type ToolManifest = JsonTool[] | OpenAITool[] | OpenAIResponsesTool[] | AnthropicTool[] | McpTool[];
+
+/** An OpenAI Chat Completions tool call (`message.tool_calls[i]`). */
+export interface OpenAIToolCall { id: string; type: "function"; function: { name: string; arguments: string | { [key: string]: Json } }; }
+/** An OpenAI Responses function call (an `output` item). */
+export interface OpenAIResponsesToolCall { type: "function_call"; call_id: string; name: string; arguments: string | { [key: string]: Json }; id?: string; status?: string; }
+/** An Anthropic `tool_use` content block. */
+export interface AnthropicToolUse { type: "tool_use"; id: string; name: string; input: { [key: string]: Json } | string; }
+/** What `handleToolCall` accepts. */
+export type ToolCall = OpenAIToolCall | OpenAIResponsesToolCall | AnthropicToolUse;
+/** The OpenAI Chat Completions message answering a tool call. */
+export interface OpenAIToolMessage { role: "tool"; tool_call_id: string; content: string; }
+/** The OpenAI Responses input item answering a function call. */
+export interface OpenAIResponsesToolOutput { type: "function_call_output"; call_id: string; output: string; }
+/** The Anthropic content block answering a `tool_use`. */
+export interface AnthropicToolResult { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean; }
+/** What `handleToolCall` resolves to: the shape of the call it got. */
+export type ToolResult = OpenAIToolMessage | OpenAIResponsesToolOutput | AnthropicToolResult;
+/** The JSON inside a tool result's `content` / `output`. */
+export interface ToolResultContent { gate: Gate; ok: boolean; result?: unknown; error?: { code: ErrorCode; message: string }; confirmToken?: string; instruction?: string; }
+
+/** A Standard Schema v1 issue. */
+export interface StandardSchemaIssue { readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>; }
+/** A Standard Schema v1 validation result. */
+export type StandardSchemaResult = { readonly value: unknown; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
+/** A Standard Schema v1 object (zod, valibot, arktype, …); `jsonSchema` is the Standard JSON Schema export when the library has one. */
+export interface StandardSchemaV1 {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    validate(value: unknown): StandardSchemaResult | Promise<StandardSchemaResult>;
+    readonly jsonSchema?: { input(options: { target: "draft-2020-12" }): { [keyword: string]: unknown } };
+  };
+}
+
+export interface Coworkkit {
+  tools<F extends ToolFormat>(format: F): Array<ToolManifestMap[F]>;
+  handleToolCall(call: OpenAIToolCall): Promise<OpenAIToolMessage>;
+  handleToolCall(call: OpenAIResponsesToolCall): Promise<OpenAIResponsesToolOutput>;
+  handleToolCall(call: AnthropicToolUse): Promise<AnthropicToolResult>;
+}
+"#;

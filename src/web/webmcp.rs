@@ -7,10 +7,11 @@
 //!
 //! An exposure registers every action (or the ones it names) now, and each action defined
 //! later; each registration owns an `AbortController`, aborted when its action is disposed,
-//! when the exposure is disposed, or with the instance.
+//! when the exposure is disposed, or with the instance. The instance hands in each tool object
+//! (everything but `execute`) and the one callback every `execute` goes through.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Weak;
+use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
@@ -18,14 +19,17 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
-use super::convert::{get, set};
-use super::effects::outcome_js;
-use super::instance::Instance;
-use super::interop::{future_promise, webmcp_request, webmcp_tool_js};
-use super::js::{self, compact};
+use super::convert::{future_promise, get, set};
+use super::js;
 use crate::core::engine::ActionId;
 use crate::core::error::Error;
-use crate::core::record::{Gate, Outcome};
+
+/// What every tool's `execute(input)` calls: the instance's WebMCP door, given the action's name
+/// and the input; resolves with the compact outcome and never rejects.
+pub(crate) type Execute = Rc<dyn Fn(&str, JsValue) -> Promise>;
+
+/// The tool object of an action (everything but `execute`), `None` when it is not registered.
+pub(crate) type ToolOf<'a> = &'a dyn Fn(ActionId) -> Option<JsValue>;
 
 /// One `exposeToModelContext()`: where its tools go and which it registered.
 struct Exposure {
@@ -62,8 +66,8 @@ impl Drop for Exposure {
 }
 
 /// The instance's exposures.
-#[derive(Default)]
 pub(crate) struct ModelContexts {
+    execute: Execute,
     list: RefCell<Vec<Exposure>>,
     next: Cell<u32>,
 }
@@ -98,16 +102,24 @@ fn read_names(names: &JsValue) -> Result<Option<Array>, Error> {
 }
 
 impl ModelContexts {
-    /// Registers the actions with the model context of `options`; returns the exposure's id
-    /// and its `ready` promise (resolved once every registration made now was accepted).
+    /// No exposures yet; every tool's `execute` will call `execute`.
+    pub(crate) fn new(execute: Execute) -> ModelContexts {
+        ModelContexts {
+            execute,
+            list: RefCell::new(Vec::new()),
+            next: Cell::new(0),
+        }
+    }
+
+    /// Registers `actions` (id and name) with the model context of `options`; returns the
+    /// exposure's id and its `ready` promise (resolved once every registration made now was
+    /// accepted).
     pub(crate) fn expose(
         &self,
-        inst: &Instance,
         options: &JsValue,
+        actions: &[(ActionId, String)],
+        tool_of: ToolOf<'_>,
     ) -> Result<(u32, Promise), Error> {
-        if inst.disposed.get() {
-            return Err(Error::Disposed);
-        }
         let option = |key| {
             if options.is_object() {
                 get(options, key)
@@ -138,25 +150,21 @@ impl ModelContexts {
             only,
             tools: Vec::new(),
         });
-        let mut actions = Vec::new();
-        for (action, def, ..) in inst.engine().actions() {
-            actions.push((action, def.name.clone()));
-        }
         let mut registrations = Vec::new();
-        for (action, name) in &actions {
-            registrations.extend(self.add(inst, id, *action, name));
+        for (action, name) in actions {
+            registrations.extend(self.add(id, *action, name, tool_of));
         }
         Ok((id, settle(registrations, true)))
     }
 
     /// Registers an action defined after the exposures were made, in each that admits it.
-    pub(crate) fn action_defined(&self, inst: &Instance, action: ActionId, name: &str) {
+    pub(crate) fn action_defined(&self, action: ActionId, name: &str, tool_of: ToolOf<'_>) {
         let mut ids = Vec::new();
         for exposure in self.list.borrow().iter() {
             ids.push(exposure.id);
         }
         for id in ids {
-            if let Some(registration) = self.add(inst, id, action, name) {
+            if let Some(registration) = self.add(id, action, name, tool_of) {
                 // No `ready` waits for it: a refusal is logged, and the tool is simply absent.
                 drop(settle(vec![registration], false));
             }
@@ -164,14 +172,26 @@ impl ModelContexts {
     }
 
     /// Registers `action`'s tool with exposure `id`, if that exposure is live and admits it.
-    fn add(&self, inst: &Instance, id: u32, action: ActionId, name: &str) -> Option<Registration> {
+    fn add(
+        &self,
+        id: u32,
+        action: ActionId,
+        name: &str,
+        tool_of: ToolOf<'_>,
+    ) -> Option<Registration> {
         let target = {
             let list = self.list.borrow();
             let exposure = list.iter().find(|e| e.id == id && e.admits(name))?;
             exposure.target.clone()
         };
         // No borrow is held while `registerTool` (a polyfill's, perhaps) runs.
-        let (controller, accepted) = register(inst, &target, action, name)?;
+        let tool = tool_of(action)?;
+        set(
+            tool.unchecked_ref::<Object>(),
+            "execute",
+            executor(&self.execute, name),
+        );
+        let (controller, accepted) = register(&target, &tool)?;
         let signal = controller.signal();
         match self.list.borrow_mut().iter_mut().find(|e| e.id == id) {
             Some(exposure) => exposure.tools.push((action, controller)),
@@ -225,21 +245,9 @@ impl ModelContexts {
     }
 }
 
-/// Registers one action's tool; returns the registration's controller and the promise of its
-/// acceptance (a refusal thrown at once is a rejected promise too), or `None` when the action
-/// is gone.
-fn register(
-    inst: &Instance,
-    target: &Target,
-    action: ActionId,
-    name: &str,
-) -> Option<(AbortController, Promise)> {
-    let tool = webmcp_tool_js(inst, action)?;
-    set(
-        tool.unchecked_ref::<Object>(),
-        "execute",
-        executor(&inst.me, name),
-    );
+/// Registers one tool; returns the registration's controller and the promise of its
+/// acceptance (a refusal thrown at once is a rejected promise too).
+fn register(target: &Target, tool: &JsValue) -> Option<(AbortController, Promise)> {
     let controller = AbortController::new().ok()?;
     // `{ signal, exposedTo }`, `exposedTo` only when given.
     let options = Object::new();
@@ -247,42 +255,19 @@ fn register(
     if !target.exposed_to.is_undefined() {
         set(&options, "exposedTo", &target.exposed_to);
     }
-    let accepted = match target.register.call2(&target.context, &tool, &options) {
+    let accepted = match target.register.call2(&target.context, tool, &options) {
         Ok(returned) => Promise::resolve(&returned),
         Err(thrown) => Promise::reject(&thrown),
     };
     Some((controller, accepted))
 }
 
-/// The tool's `execute(input)`: a fresh call of `name` through the tool-call door, resolved
-/// with the compact outcome. It never rejects (a rejection would reach the agent only as a
-/// bare `UnknownError`), and holds the instance weakly: the browser keeps the tool object.
-fn executor(inst: &Weak<Instance>, name: &str) -> JsValue {
-    let (inst, name) = (inst.clone(), name.to_owned());
-    Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| {
-        let outcome = match inst.upgrade() {
-            Some(inst) => inst.invoke_request(webmcp_request(&inst, &name, &input)),
-            None => Promise::resolve(&outcome_js(&collected())),
-        };
-        compact(&outcome, &name)
-    })
-    .into_js_value()
-}
-
-/// The outcome of a call to an instance that JavaScript has already collected: as for one
-/// that was disposed.
-fn collected() -> Outcome<JsValue> {
-    let error = Error::Disposed;
-    Outcome {
-        call_id: String::new(),
-        host_call_id: None,
-        gate: Gate::Cancelled,
-        ok: false,
-        result: None,
-        error: Some((error.code(), error.message())),
-        confirm_token: None,
-        expires_at: None,
-    }
+/// The tool's `execute(input)`: the instance's door for `name`. The browser keeps the tool
+/// object, so the closure holds only the callback (which holds the instance weakly).
+fn executor(execute: &Execute, name: &str) -> JsValue {
+    let (execute, name) = (execute.clone(), name.to_owned());
+    Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| execute(&name, input))
+        .into_js_value()
 }
 
 /// One `registerTool` call: the action's name, the promise of its acceptance and the signal

@@ -4,15 +4,15 @@
 // tied by tests/fixtures/tapes.txt, see tapes.test.mjs.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ArgsReader, ckReadCall, ckReadValue, ckTakeCopy, ckTakeId, wellFormed, utf8Length } from "../../src/js/read.js";
-import { MAX_DEPTH } from "../../src/js/codes.js";
+import { ArgsReader, ckReadCall, ckReadValue, wellFormed, utf8Length } from "../../src/js/read.js";
+import { MAX_DEPTH, MAX_FIELD_BYTES } from "../../src/js/codes.js";
 
 const BIG = 1 << 30;
 /** A tape's bytes as text (decoded at once: the reader's buffer is reused). */
 const text = (bytes) => new TextDecoder().decode(bytes);
 const tape = (v, budget = BIG) => text(ckReadValue(v, budget));
 /** An invoke call's tape, as text. */
-const callTape = (call, budget = BIG) => text(ckReadCall(call, budget));
+const callTape = (call, budget = BIG) => text(ckReadCall(call, budget).tape);
 /** Reads `v` with the copy, as `invoke` does: `{ copy, tape }`. */
 function copied(v, budget = BIG) {
   const reader = new ArgsReader(budget, true);
@@ -232,29 +232,44 @@ test("an invoke call: every property is read once, in order; a throwing getter r
   assert.equal(callTape(throwing), "uuu0u");
 });
 
-test("an invoke call: the copy and the callId string are taken once each; no id is made for an absent callId", () => {
-  ckReadCall({ name: "x", args: { a: [1] }, callId: "call_9" }, BIG);
-  const copy = ckTakeCopy();
-  assert.deepEqual(copy, { a: [1] });
-  assert.ok(Object.isFrozen(copy.a));
-  assert.equal(ckTakeCopy(), undefined);
-  assert.equal(ckTakeId(), "call_9");
-  assert.equal(ckTakeId(), undefined);
-  ckReadCall({ name: "x", args: {} }, BIG);
-  assert.equal(ckTakeId(), undefined, "the engine makes the id");
-  ckReadCall({ name: "x", args: { f() {} }, callId: 5 }, BIG);
-  assert.equal(ckTakeCopy(), undefined, "no copy of refused args");
-  assert.equal(ckTakeId(), undefined);
+test("an invoke call: one reading holds the tape, the frozen copy and the callId string; no id is made for an absent callId", () => {
+  const reading = ckReadCall({ name: "x", args: { a: [1] }, callId: "call_9" }, BIG);
+  assert.equal(text(reading.tape), "s1:xs6:call_9u0{1:1:a[1:i1;]}");
+  assert.deepEqual(reading.copy, { a: [1] });
+  assert.ok(Object.isFrozen(reading.copy.a));
+  assert.equal(reading.callId, "call_9");
+  assert.equal(ckReadCall({ name: "x", args: {} }, BIG).callId, undefined, "the engine makes the id");
+  const refused = ckReadCall({ name: "x", args: { f() {} }, callId: 5 }, BIG);
+  assert.equal(refused.copy, undefined, "no copy of refused args");
+  assert.equal(refused.callId, undefined);
+});
+
+test("an invoke call: name, callId and confirmToken longer than MAX_FIELD_BYTES UTF-8 bytes read as other, uncopied", () => {
+  assert.equal(MAX_FIELD_BYTES, 256);
+  const at = "a".repeat(MAX_FIELD_BYTES), over = at + "a";
+  assert.equal(callTape({ name: at, callId: at, confirmToken: at }), `s256:${at}s256:${at}s256:${at}0u`);
+  assert.equal(callTape({ name: over, callId: over, confirmToken: over }), "xxx0u");
+  // Bytes, not UTF-16 units: 128 × "é" is 256 bytes, 129 is one character more.
+  const e128 = "é".repeat(128), e129 = e128 + "é";
+  assert.equal(callTape({ name: "x", callId: e128 }), `s1:xs256:${e128}u0u`);
+  assert.equal(callTape({ name: "x", callId: e129 }), "s1:xxu0u");
+  const reading = ckReadCall({ name: "x", callId: over }, BIG);
+  assert.equal(reading.callId, undefined, "an oversize callId is not handed over");
+  // A huge string is refused by its length, before any walk over it.
+  const huge = "é".repeat(8 << 20);
+  const started = performance.now();
+  assert.equal(callTape({ name: huge, callId: huge, confirmToken: huge }), "xxx0u");
+  assert.ok(performance.now() - started < 1000, "an oversize field costs no walk over it");
 });
 
 test("an invoke call made from a getter while the args are read keeps its own copy", () => {
   let inner;
-  const outer = callTape({
+  const reading = ckReadCall({
     name: "outer",
-    args: { get a() { inner = [callTape({ name: "inner", args: { b: 2 } }), ckTakeCopy()]; return 1; } },
-  });
+    args: { get a() { const r = ckReadCall({ name: "inner", args: { b: 2 } }, BIG); inner = [text(r.tape), r.copy]; return 1; } },
+  }, BIG);
   assert.equal(inner[0], "s5:inneruu0{1:1:bi2;}");
   assert.deepEqual(inner[1], { b: 2 });
-  assert.equal(outer, "s5:outeruu0{1:1:ai1;}");
-  assert.deepEqual(ckTakeCopy(), { a: 1 });
+  assert.equal(text(reading.tape), "s5:outeruu0{1:1:ai1;}");
+  assert.deepEqual(reading.copy, { a: 1 });
 });

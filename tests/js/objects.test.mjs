@@ -3,7 +3,7 @@
 // and the text of a call id the engine drew.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ckCallId, ckContext, ckDeliver, ckError, ckOutcome, ckRecord, ckRecordOutcome, ckResolvedOutcome, ckRun, ckTakeRun } from "../../src/js/objects.js";
+import { ckContext, ckDeliver, ckError, ckOutcome, ckRecord, ckRecordOutcome, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
 import { CODES, CONTROLS, GATES, RUN_LATER, RUN_RETURNED, RUN_THREW, STATUSES, VIAS } from "../../src/js/codes.js";
 
 const gate = (name) => GATES.indexOf(name);
@@ -59,35 +59,33 @@ test("the ctx run receives: { callId, control, approver, signal }", () => {
   assert.equal(Object.isFrozen(ctx), false);
 });
 
-test("a drawn call id: ck_ and the four words as 32 lowercase hex digits, big-endian", () => {
-  assert.equal(ckCallId(0, 0, 0, 0, 0, 0, 0, 0), "ck_" + "0".repeat(32));
-  assert.equal(ckCallId(0x0123, 0x4567, 0x89ab, 0xcdef, 0xfedc, 0xba98, 0x7654, 0x3210), "ck_0123456789abcdeffedcba9876543210");
-  assert.equal(ckCallId(0xffff, 0xffff, 0, 1, 0, 0x10, 0, 0x100), "ck_ffffffff000000010000001000000100");
-});
-
-test("ckRun calls run with the args and its ctx, and says how it went; ckTakeRun has what it got, once", () => {
+test("ckRun calls run with the args and its ctx, and reports how it went with what run gave, as it is", () => {
   const signal = new AbortController().signal;
   const seen = [];
-  const how = ckRun((args, ctx) => { seen.push(args, ctx); return 7; }, { a: 1 }, "c", CONTROLS.indexOf("soft"), null, signal);
-  assert.deepEqual([how, ckTakeRun(), ckTakeRun()], [RUN_RETURNED, 7, undefined]);
+  const report = ckRun((args, ctx) => { seen.push(args, ctx); return 7; }, { a: 1 }, "c", CONTROLS.indexOf("soft"), null, signal);
+  assert.deepEqual([report.how, report.value], [RUN_RETURNED, 7]);
   assert.deepEqual(seen[0], { a: 1 });
   assert.deepEqual(Object.keys(seen[1]), ["callId", "control", "approver", "signal"]);
   assert.equal(seen[1].control, "soft");
   const boom = new Error("boom");
-  assert.equal(ckRun(() => { throw boom; }, {}, "c", 0, null, signal), RUN_THREW);
-  assert.equal(ckTakeRun(), boom, "what run threw, as it is");
-  assert.equal(ckRun(() => { throw undefined; }, {}, "c", 0, null, signal), RUN_THREW);
-  assert.equal(ckTakeRun(), undefined);
+  const threw = ckRun(() => { throw boom; }, {}, "c", 0, null, signal);
+  assert.equal(threw.how, RUN_THREW);
+  assert.equal(threw.value, boom, "what run threw, as it is");
+  assert.deepEqual({ ...ckRun(() => { throw undefined; }, {}, "c", 0, null, signal) }, { how: RUN_THREW, value: undefined });
   const thenable = { then() {} };
-  assert.equal(ckRun(() => thenable, {}, "c", 0, null, signal), RUN_LATER);
-  assert.equal(ckTakeRun(), thenable);
-  assert.equal(ckRun(async () => 1, {}, "c", 0, null, signal), RUN_LATER);
-  ckTakeRun();
+  const later = ckRun(() => thenable, {}, "c", 0, null, signal);
+  assert.equal(later.how, RUN_LATER);
+  assert.equal(later.value, thenable);
+  assert.equal(ckRun(async () => 1, {}, "c", 0, null, signal).how, RUN_LATER);
   // Not thenables: a then that is no function or whose read throws, a function with a then.
   for (const value of [{ then: 1 }, { get then() { throw new Error("no"); } }, Object.assign(() => {}, { then() {} }), null, "s"]) {
-    assert.equal(ckRun(() => value, {}, "c", 0, null, signal), RUN_RETURNED);
-    assert.equal(ckTakeRun(), value);
+    const r = ckRun(() => value, {}, "c", 0, null, signal);
+    assert.equal(r.how, RUN_RETURNED);
+    assert.equal(r.value, value);
   }
+  // Each report is its own: a run that calls run again does not overwrite the outer report.
+  const outer = ckRun(() => { ckRun(() => "inner", {}, "c", 0, null, signal); return "outer"; }, {}, "c", 0, null, signal);
+  assert.equal(outer.value, "outer");
 });
 
 test("ckDeliver calls the sink or listener with the payload; a throw is logged, naming which, and goes no further", () => {

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { ArgsReader, ckReadCall, ckReadToolCall, ckTakeCopy } from "../../src/js/read.js";
+import { ArgsReader, ckReadCall, ckReadToolCall } from "../../src/js/read.js";
 
 /** The fixture's cases, each a map of its `key text` lines. */
 function fixture() {
@@ -35,9 +35,10 @@ for (const c of cases) {
     });
   } else if ("call" in c) {
     test(`call ${c.call.slice(0, 60)}`, () => {
-      assert.equal(text(ckReadCall(JSON.parse(c.call), budget)), c.tape);
+      const reading = ckReadCall(JSON.parse(c.call), budget);
+      assert.equal(text(reading.tape), c.tape);
       const args = JSON.parse(c.json).args;
-      const copy = ckTakeCopy();
+      const copy = reading.copy;
       assert.equal(copy === undefined ? undefined : JSON.stringify(copy), args === undefined ? undefined : JSON.stringify(args));
     });
   } else {

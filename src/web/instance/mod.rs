@@ -1,0 +1,555 @@
+//! One `Coworkkit` instance: the call [`Engine`] and the parts that serve it, and the only
+//! code that holds them all. The parts each have one job and never take the instance back:
+//! the action [`registry`](super::registry), the [`events`](super::events) bus, the
+//! [`answers`](super::answers) owed to `invoke` callers, the card, Hand mode's UI, the Watch
+//! panels and the WebMCP exposures (these two get callbacks made here).
+//!
+//! This file: building and disposing the instance, the three doors a call comes in by (each
+//! reads its input once and goes through [`request::prepare`]), defining actions, Hand mode,
+//! and the handles handed to JavaScript. [`perform`] is the loop that carries out what the
+//! engine asks for.
+//!
+//! Re-entrancy: `run`, record sinks, listeners and a Standard Schema's `validate` are app or
+//! library code and may call back into the instance (even `invoke` or `dispose`). So effects
+//! are performed one at a time and no `RefCell` borrow is held while JavaScript runs.
+
+mod perform;
+
+use std::cell::{Cell, Ref, RefCell, RefMut};
+use std::rc::{Rc, Weak};
+
+use gloo_timers::callback::Timeout;
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, Element};
+
+use super::answers::Answers;
+use super::card::CardLayer;
+use super::convert::future_promise;
+use super::events::{EventBus, EventKind};
+use super::hand::{page_hidden, user_activation_active, HandInput, HandMode};
+use super::js;
+use super::listener::EventListener;
+use super::manifest;
+use super::objects::{outcome_js, read_approver};
+use super::read::{read_call, read_tool_call, read_value};
+use super::registry::ActionRegistry;
+use super::request::{prepare, Arrival, Prepared};
+use super::spec::{read_spec, Options};
+use super::standard::{self, Check};
+use super::time::now;
+use super::watch::WatchPanels;
+use super::webmcp::{Execute, ModelContexts};
+use crate::core::engine::{ActionId, Engine, Entropy, InvokeRequest};
+use crate::core::error::Error;
+use crate::core::ids::random_id;
+use crate::core::record::{Approver, Gate, Outcome};
+use crate::core::value::Value;
+
+/// `crypto.getRandomValues`, the engine's source of tokens and ids. Bytes are drawn 4 KiB at
+/// a time and handed out in order, each used once: one crossing per 256 ids.
+struct WebCrypto {
+    crypto: web_sys::Crypto,
+    pool: Box<[u8; 4096]>,
+    used: usize,
+}
+
+impl Entropy for WebCrypto {
+    fn fill(&mut self, buf: &mut [u8]) {
+        for byte in buf {
+            if self.used == self.pool.len() {
+                let _ = self
+                    .crypto
+                    .get_random_values_with_u8_array(&mut self.pool[..]);
+                self.used = 0;
+            }
+            *byte = self.pool[self.used];
+            self.used += 1;
+        }
+    }
+}
+
+/// Something handed to JavaScript that its handle's `dispose()` (or an unsubscribe function)
+/// releases. Each release is idempotent.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Handle {
+    /// A registered action (`defineAction`, `useAction`).
+    Action(ActionId),
+    /// An event listener (`on`).
+    Subscription(u32),
+    /// A Hand mode switch (`mountHandModeSwitch`).
+    Switch(u32),
+    /// A Watch panel (`mountWatchPanel`).
+    Panel(u32),
+    /// A WebMCP exposure (`exposeToModelContext`).
+    Exposure(u32),
+}
+
+/// The state of one instance, shared (weakly) with every closure the browser holds.
+pub(crate) struct Instance {
+    me: Weak<Instance>,
+    engine: RefCell<Engine<JsValue>>,
+    options: Options,
+    registry: ActionRegistry,
+    events: EventBus,
+    answers: Answers,
+    /// The card's DOM, made when the first hard call needs it.
+    card: RefCell<Option<CardLayer>>,
+    /// The timer for the engine's next deadline, with that deadline.
+    tick: RefCell<Option<(f64, Timeout)>>,
+    hand: HandMode,
+    watch: WatchPanels,
+    model_contexts: ModelContexts,
+    abort: AbortController,
+    /// `abort.signal`, read once: every `ctx` carries it.
+    signal: JsValue,
+    /// The session id's JS string, made once: every record carries it.
+    session_js: JsValue,
+    /// The last call id written to or read from JavaScript, with its JS string: a call's `ctx`,
+    /// outcome and record carry the same string, written (or read) once.
+    call_id_js: RefCell<(String, JsValue)>,
+    page_hide: RefCell<Option<EventListener>>,
+    disposed: Cell<bool>,
+    /// Itself, while it owes something: a call waits for its answer or a deadline, or a model
+    /// context may call its tools. JavaScript may drop `ck` meanwhile (an engine collects a
+    /// `const ck` that no later code reads), and the finalizer of the `Coworkkit` wrapper would
+    /// then drop the instance, its card and its timers with it.
+    held: RefCell<Option<Rc<Instance>>>,
+}
+
+impl Instance {
+    /// Reads the options and builds the instance (SPEC §2).
+    pub(crate) fn new(options: Option<JsValue>) -> Result<Rc<Instance>, JsValue> {
+        let options = Options::read(options)?;
+        let window = js::window().ok_or_else(|| {
+            Error::InvalidSpec("options: no window: coworkkit runs in a page".into())
+        })?;
+        let mut entropy = WebCrypto {
+            crypto: window.crypto()?,
+            pool: Box::new([0; 4096]),
+            used: 4096,
+        };
+        let session_id = random_id(&mut entropy, "");
+        let session_js = JsValue::from_str(&session_id);
+        let engine = Engine::new(options.config.clone(), session_id, Box::new(entropy));
+        let abort = AbortController::new()?;
+        let instance = Rc::new_cyclic(|me: &Weak<Instance>| {
+            let weak = me.clone();
+            let on_hand_input = Rc::new(move |input| {
+                if let Some(inst) = weak.upgrade() {
+                    inst.hand_input(input);
+                }
+            });
+            let weak = me.clone();
+            let execute: Execute = Rc::new(move |name: &str, input: JsValue| {
+                match weak.upgrade() {
+                    Some(inst) => inst.execute(name, &input),
+                    // Collected by JavaScript: answered as a disposed instance would be.
+                    None => js::compact(&Promise::resolve(&disposed_outcome()), name),
+                }
+            });
+            Instance {
+                me: me.clone(),
+                engine: RefCell::new(engine),
+                events: EventBus::new(options.on_record.clone()),
+                options,
+                registry: ActionRegistry::default(),
+                answers: Answers::default(),
+                card: RefCell::new(None),
+                tick: RefCell::new(None),
+                hand: HandMode::new(on_hand_input),
+                watch: WatchPanels::default(),
+                model_contexts: ModelContexts::new(execute),
+                signal: abort.signal().into(),
+                session_js,
+                call_id_js: RefCell::new((String::new(), JsValue::UNDEFINED)),
+                abort,
+                page_hide: RefCell::new(None),
+                disposed: Cell::new(false),
+                held: RefCell::new(None),
+            }
+        });
+        // Leaving the page settles what waits (SPEC §3.4): a card must not outlive its page.
+        let weak = Rc::downgrade(&instance);
+        *instance.page_hide.borrow_mut() =
+            Some(EventListener::new(&window, "pagehide", move |_| {
+                if let Some(inst) = weak.upgrade() {
+                    inst.dispose();
+                }
+            }));
+        Ok(instance)
+    }
+
+    /// The engine, borrowed. No borrow is held while JavaScript runs.
+    pub(crate) fn engine(&self) -> Ref<'_, Engine<JsValue>> {
+        self.engine.borrow()
+    }
+
+    fn engine_mut(&self) -> RefMut<'_, Engine<JsValue>> {
+        self.engine.borrow_mut()
+    }
+
+    /// A weak reference, for work that finishes later (a microtask, a timer).
+    pub(crate) fn weak(&self) -> Weak<Instance> {
+        self.me.clone()
+    }
+
+    // ---- Actions --------------------------------------------------------------------------
+
+    /// Registers an action; returns its name and its disposer.
+    pub(crate) fn define(&self, spec: &JsValue) -> Result<(String, JsValue), JsValue> {
+        if self.disposed.get() {
+            return Err(Error::Disposed.into());
+        }
+        let (def, action) = read_spec(spec)?;
+        let name = def.name.clone();
+        let id = self.engine_mut().register(def)?;
+        self.registry.insert(id, action);
+        self.drain();
+        self.model_contexts
+            .action_defined(id, &name, &|id| self.webmcp_tool(id));
+        Ok((name, self.disposer(Handle::Action(id))))
+    }
+
+    fn undefine(&self, id: ActionId) {
+        if self.registry.remove(id) {
+            self.model_contexts.action_disposed(id);
+            self.engine_mut().unregister(id, now());
+            self.drain();
+        }
+    }
+
+    /// The manifest of every registered action in `format` (SPEC §7).
+    pub(crate) fn tools(&self, format: &JsValue) -> Result<JsValue, Error> {
+        manifest::tools(&self.engine(), &self.registry, format)
+    }
+
+    fn webmcp_tool(&self, id: ActionId) -> Option<JsValue> {
+        manifest::webmcp_tool_js(&self.engine(), &self.registry, id)
+    }
+
+    // ---- The three doors ------------------------------------------------------------------
+
+    /// `invoke(call)` (SPEC §3): reads the call in one crossing; resolves with the outcome.
+    pub(crate) fn invoke(&self, call: &JsValue) -> Promise {
+        let max = self.engine().config().max_args_bytes;
+        self.enter(Arrival::invoke(read_call(call, max)))
+    }
+
+    /// `handleToolCall(call)` (SPEC §7): resolves with the tool-result message in the call's
+    /// own shape. The answer is shaped in JS once the outcome settles, from the call's own data
+    /// only: a hard call may wait minutes for a person, and must not keep the instance alive.
+    pub(crate) fn handle_tool_call(&self, call: &JsValue) -> Promise {
+        let max = self.engine().config().max_args_bytes;
+        let call = read_tool_call(call, max);
+        let (shape, id, name) = (call.kind, call.id.clone(), call.name.clone());
+        let outcome = self.enter(Arrival::tool_call(call));
+        js::answer(&outcome, shape, id, &name)
+    }
+
+    /// A WebMCP tool's `execute(input)` (SPEC §7.2): resolves with the compact outcome.
+    fn execute(&self, name: &str, input: &JsValue) -> Promise {
+        let max = self.engine().config().max_args_bytes;
+        let input = if input.is_undefined() || input.is_null() {
+            Ok(Value::Object(Vec::new()))
+        } else {
+            read_value(input, max)
+        };
+        let outcome = self.enter(Arrival::webmcp(name, input));
+        js::compact(&outcome, name)
+    }
+
+    /// Where every door's call goes: the shared rules ([`prepare`], with the action's name
+    /// looked up once), then the action's Standard Schema (an async `validate` is awaited), then
+    /// the engine.
+    fn enter(&self, arrival: Arrival) -> Promise {
+        let (action, hand_mode) = {
+            let engine = self.engine();
+            let action = engine
+                .action(&arrival.name)
+                .map(|(id, _, control, _)| (id, control));
+            (action, engine.hand_mode())
+        };
+        let Prepared {
+            mut request,
+            call_id_js,
+            standard,
+        } = prepare(arrival, action, hand_mode, &self.registry);
+        if let (Some(id), Some(js)) = (&request.call_id, call_id_js) {
+            *self.call_id_js.borrow_mut() = (id.clone(), js);
+        }
+        let (Some(schema), Ok(args)) = (standard, &request.args) else {
+            return self.submit(request);
+        };
+        match standard::check(&schema, args) {
+            Check::Pass => self.submit(request),
+            Check::Fail(error) => {
+                request.host_rejection = Some(error);
+                self.submit(request)
+            }
+            Check::Later(validation) => {
+                // Held strongly while the library decides: the call must be answered.
+                let inst = self.me.upgrade();
+                future_promise(async move {
+                    request.host_rejection = match JsFuture::from(validation).await {
+                        Ok(result) => standard::verdict(&result),
+                        Err(thrown) => Some(standard::thrown_error(&thrown)),
+                    };
+                    match inst {
+                        Some(inst) => JsFuture::from(inst.submit(request)).await,
+                        None => Ok(JsValue::UNDEFINED),
+                    }
+                })
+            }
+        }
+    }
+
+    /// Hands the call to the engine and drains what it asks for; the promise of its outcome.
+    fn submit(&self, request: InvokeRequest<JsValue>) -> Promise {
+        let ticket = self.engine_mut().invoke(request, now());
+        self.drain();
+        let promise = self.answers.promise_for(ticket);
+        // An answer that is still to come is owed: see `held`.
+        self.hold_while_owing();
+        promise
+    }
+
+    /// The JS string of a call id: the one last written or read when it is this id, else
+    /// written now (and remembered).
+    fn call_id_js(&self, id: &str) -> JsValue {
+        let mut memo = self.call_id_js.borrow_mut();
+        if memo.0 != id {
+            *memo = (id.to_owned(), JsValue::from_str(id));
+        }
+        memo.1.clone()
+    }
+
+    // ---- Proposals ------------------------------------------------------------------------
+
+    /// Cancels a waiting proposal by id; `true` when it was waiting (the app may always cancel,
+    /// never confirm).
+    pub(crate) fn cancel(&self, id: &str) -> bool {
+        let Some(proposal) = self.engine().proposal_by_str(id) else {
+            return false;
+        };
+        let done =
+            self.engine_mut()
+                .cancel(proposal, crate::core::engine::CancelReason::App, now());
+        self.drain();
+        done
+    }
+
+    // ---- Hand mode ------------------------------------------------------------------------
+
+    /// Arms Hand mode: only during transient user activation in a visible page, never after
+    /// `dispose()`.
+    pub(crate) fn arm_hand_mode(&self) -> Result<(), Error> {
+        if self.disposed.get() {
+            return Err(Error::Disposed);
+        }
+        if !user_activation_active() || page_hidden() {
+            return Err(Error::NeedsUserActivation);
+        }
+        self.set_hand_mode(true);
+        Ok(())
+    }
+
+    /// Sets Hand mode, shows it, and emits `handmode` on a change.
+    pub(crate) fn set_hand_mode(&self, armed: bool) {
+        if self.engine().hand_mode() == armed {
+            return;
+        }
+        self.engine_mut().set_hand_mode(armed);
+        let parent = if armed { self.sdk_parent(None) } else { None };
+        self.hand.show(armed, parent);
+        self.events
+            .emit(EventKind::HandMode, &JsValue::from_bool(armed));
+    }
+
+    /// What Hand mode's UI heard.
+    fn hand_input(&self, input: HandInput) {
+        match input {
+            HandInput::Stop => self.set_hand_mode(false),
+            HandInput::Switch { trusted } => {
+                if self.engine().hand_mode() {
+                    self.set_hand_mode(false);
+                } else if trusted {
+                    let _ = self.arm_hand_mode();
+                }
+            }
+            HandInput::VisibilityChange => {
+                if page_hidden() {
+                    self.set_hand_mode(false);
+                }
+            }
+        }
+    }
+
+    /// Draws a Hand mode switch into `element` (default: the SDK's parent); its disposer.
+    pub(crate) fn mount_switch(&self, element: Option<Element>) -> Result<JsValue, JsValue> {
+        if self.disposed.get() {
+            return Err(Error::Disposed.into());
+        }
+        let parent = self
+            .sdk_parent(element)
+            .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the switch in"))?;
+        let armed = self.engine().hand_mode();
+        let id = self.hand.mount_switch(&parent, armed)?;
+        Ok(self.disposer(Handle::Switch(id)))
+    }
+
+    // ---- Watch, WebMCP, events ------------------------------------------------------------
+
+    /// Draws a Watch panel into `element` (default: the SDK's parent); its disposer and its
+    /// `jsonLines()`.
+    pub(crate) fn mount_panel(
+        &self,
+        element: Option<Element>,
+    ) -> Result<(JsValue, JsValue), JsValue> {
+        if self.disposed.get() {
+            return Err(Error::Disposed.into());
+        }
+        let parent = self
+            .sdk_parent(element)
+            .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the panel in"))?;
+        let id = self.watch.mount(&parent)?;
+        let weak = self.me.clone();
+        let json_lines = Closure::<dyn Fn() -> String>::new(move || match weak.upgrade() {
+            Some(inst) => inst.watch.json_lines(id),
+            // Once the instance is gone, so are its panels and their rows.
+            None => String::new(),
+        });
+        Ok((self.disposer(Handle::Panel(id)), json_lines.into_js_value()))
+    }
+
+    /// Hands the actions to the page's model context (SPEC §7.2); the exposure's `ready` and
+    /// its disposer.
+    pub(crate) fn expose(&self, options: &JsValue) -> Result<(Promise, JsValue), Error> {
+        if self.disposed.get() {
+            return Err(Error::Disposed);
+        }
+        let actions: Vec<(ActionId, String)> = self
+            .engine()
+            .actions()
+            .map(|(id, def, ..)| (id, def.name.clone()))
+            .collect();
+        let (id, ready) = self
+            .model_contexts
+            .expose(options, &actions, &|id| self.webmcp_tool(id))?;
+        // The browser's agent may call the tools whenever: see `held`.
+        self.hold_while_owing();
+        Ok((ready, self.disposer(Handle::Exposure(id))))
+    }
+
+    /// Subscribes `listener` to `kind`; its unsubscribe function.
+    pub(crate) fn subscribe(&self, kind: EventKind, listener: Function) -> (u32, JsValue) {
+        let id = self.events.subscribe(kind, listener);
+        (id, self.disposer(Handle::Subscription(id)))
+    }
+
+    pub(crate) fn is_subscribed(&self, id: u32) -> bool {
+        self.events.is_subscribed(id)
+    }
+
+    // ---- Handles --------------------------------------------------------------------------
+
+    /// The JS function that releases `handle` (idempotent). It holds the instance weakly: a
+    /// handle kept after the instance is gone releases nothing.
+    fn disposer(&self, handle: Handle) -> JsValue {
+        let weak = self.me.clone();
+        Closure::<dyn Fn()>::new(move || {
+            if let Some(inst) = weak.upgrade() {
+                inst.release(handle);
+            }
+        })
+        .into_js_value()
+    }
+
+    fn release(&self, handle: Handle) {
+        match handle {
+            Handle::Action(id) => self.undefine(id),
+            Handle::Subscription(id) => self.events.unsubscribe(id),
+            Handle::Switch(id) => self.hand.unmount_switch(id),
+            Handle::Panel(id) => self.watch.unmount(id),
+            Handle::Exposure(id) => {
+                self.model_contexts.dispose_exposure(id);
+                self.hold_while_owing();
+            }
+        }
+    }
+
+    // ---- The end --------------------------------------------------------------------------
+
+    /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the
+    /// SDK's DOM. Later calls answer `cancelled` at once.
+    pub(crate) fn dispose(&self) {
+        if self.disposed.replace(true) {
+            return;
+        }
+        self.abort.abort();
+        self.engine_mut().dispose(now());
+        self.drain();
+        self.page_hide.borrow_mut().take();
+        self.tick.borrow_mut().take();
+        let card = self.card.borrow_mut().take();
+        drop(card);
+        let was_armed = self.engine().hand_mode();
+        self.engine_mut().set_hand_mode(false);
+        self.hand.clear();
+        if was_armed {
+            self.events.emit(EventKind::HandMode, &JsValue::FALSE);
+        }
+        self.watch.clear();
+        self.model_contexts.clear();
+        self.hold_while_owing();
+    }
+
+    /// Holds the instance while it owes an answer, a deadline or a tool (see `held`); lets go
+    /// in a microtask, so the last reference never goes inside one of its own methods.
+    fn hold_while_owing(&self) {
+        let owing = !self.disposed.get()
+            && (self.answers.owed()
+                || self.engine().poll_timeout().is_some()
+                || self.model_contexts.exposed());
+        let mut held = self.held.borrow_mut();
+        if owing {
+            if held.is_none() {
+                *held = self.me.upgrade();
+            }
+        } else if let Some(me) = held.take() {
+            wasm_bindgen_futures::spawn_local(async move { drop(me) });
+        }
+    }
+
+    /// Who is at the keyboard, from the `approver` option; `None` when absent or malformed.
+    fn approver(&self) -> Option<Approver> {
+        let f = self.options.approver.as_ref()?;
+        read_approver(&f.call0(&JsValue::UNDEFINED).ok()?)
+    }
+
+    /// Where the SDK's own DOM goes: `element`, else the `container` option, else
+    /// `document.body`.
+    fn sdk_parent(&self, element: Option<Element>) -> Option<Element> {
+        element
+            .or_else(|| self.options.container.clone())
+            .or_else(|| js::window()?.document()?.body().map(Into::into))
+    }
+}
+
+/// The outcome of a call to an instance that JavaScript has already collected: as for one
+/// that was disposed.
+fn disposed_outcome() -> JsValue {
+    let error = Error::Disposed;
+    let outcome = Outcome::<JsValue> {
+        call_id: String::new(),
+        host_call_id: None,
+        gate: Gate::Cancelled,
+        ok: false,
+        result: None,
+        error: Some((error.code(), error.message())),
+        confirm_token: None,
+        expires_at: None,
+    };
+    outcome_js(&outcome, &JsValue::from_str(""))
+}

@@ -1,0 +1,333 @@
+//! Every reader of what the app configures, in one place: the constructor's options (SPEC §2)
+//! and an action spec — its name and description, `control`, `input` (a JSON Schema subset or a
+//! Standard Schema, and `inputJsonSchema`), its functions, `approvers`, the hints, and an element
+//! action's `element` + `operation` (SPEC §5).
+//!
+//! Read property by property through js-sys rather than with serde's `from_value`: serde's
+//! invalid-type messages print floats, and Rust's float formatting would then be linked for
+//! messages alone (SPEC §11 allows reading options and specs through js-sys into typed Rust
+//! structs for this reason). Every message is the SDK's own, with code `invalid_spec`.
+
+use js_sys::{Array, Function, Object};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+use super::convert::{get, set};
+use super::element::{ElementTarget, Operation};
+use super::js::{self, number_text};
+use super::read::read_value;
+use super::registry::{ActionInput, JsAction};
+use super::standard::StandardSchema;
+use crate::core::card::Labels;
+use crate::core::control::Control;
+use crate::core::engine::{ActionDef, Config};
+use crate::core::error::Error;
+use crate::core::schema::Schema;
+use crate::core::value::Value;
+
+/// `new Coworkkit(options)`, read.
+pub(crate) struct Options {
+    /// What the engine needs: levels, lifetimes, limits.
+    pub(crate) config: Config,
+    /// `armDelayMs`.
+    pub(crate) arm_delay_ms: f64,
+    /// `onActionRecord`.
+    pub(crate) on_record: Option<Function>,
+    /// `approver`: who is at the keyboard.
+    pub(crate) approver: Option<Function>,
+    /// `container`: where the SDK's own DOM goes (`None`: `document.body`).
+    pub(crate) container: Option<Element>,
+    /// The card's words.
+    pub(crate) labels: Labels,
+}
+
+fn invalid(what: &str) -> Error {
+    Error::InvalidSpec(format!("options: {what}"))
+}
+
+fn number(options: &JsValue, key: &'static str, default: f64, min: f64) -> Result<f64, Error> {
+    let v = get(options, key);
+    if v.is_undefined() {
+        return Ok(default);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n >= min => Ok(n),
+        _ if min > 0.0 => Err(invalid(&format!("{key} must be a positive finite number"))),
+        _ => Err(invalid(&format!("{key} must be a finite number ≥ 0"))),
+    }
+}
+
+fn function(options: &JsValue, key: &'static str) -> Result<Option<Function>, Error> {
+    let v = get(options, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.dyn_into::<Function>()
+        .map(Some)
+        .map_err(|_| Error::InvalidSpec(format!("{key} must be a function")))
+}
+
+impl Options {
+    /// Reads the options object (`undefined` or `null`: every default).
+    pub(crate) fn read(options: Option<JsValue>) -> Result<Options, Error> {
+        let options = options
+            .filter(|o| !o.is_undefined() && !o.is_null())
+            .unwrap_or_else(|| Object::new().into());
+        let default_control = read_control(&get(&options, "defaultControl"), "defaultControl")?;
+        let config = Config {
+            default_control: default_control.unwrap_or(Control::Open),
+            confirm_timeout_ms: number(&options, "confirmTimeoutMs", 120_000.0, 1.0)?,
+            max_pending: number(&options, "maxPending", 16.0, 1.0)? as usize,
+            max_args_bytes: number(&options, "maxArgsBytes", 65_536.0, 2.0)? as usize,
+            number_text,
+        };
+        let container = match get(&options, "container") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => Some(
+                v.dyn_into::<Element>()
+                    .map_err(|_| invalid("container must be an Element"))?,
+            ),
+        };
+        let mut labels = Labels::default();
+        let given = get(&options, "labels");
+        if given.is_object() {
+            if let Some(s) = get(&given, "confirm").as_string() {
+                labels.confirm = s;
+            }
+            if let Some(s) = get(&given, "cancel").as_string() {
+                labels.cancel = s;
+            }
+        }
+        Ok(Options {
+            config,
+            arm_delay_ms: number(&options, "armDelayMs", 500.0, 0.0)?,
+            on_record: function(&options, "onActionRecord")?,
+            approver: function(&options, "approver")?,
+            container,
+            labels,
+        })
+    }
+}
+
+/// An `invalid_spec` error naming the action: `"<name>: <what>"`.
+fn spec_error(name: &str, what: &str) -> Error {
+    Error::InvalidSpec(format!("{name}: {what}"))
+}
+
+/// Reads a control level option (`defaultControl`, a spec's `control`); undefined is `None`.
+fn read_control(v: &JsValue, what: &str) -> Result<Option<Control>, Error> {
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_string()
+        .and_then(|s| Control::parse(&s))
+        .map(Some)
+        .ok_or_else(|| Error::InvalidSpec(format!("{what} must be \"open\", \"soft\" or \"hard\"")))
+}
+
+fn read_bool(spec: &JsValue, key: &'static str, default: bool) -> Result<bool, Error> {
+    let v = get(spec, key);
+    if v.is_undefined() {
+        return Ok(default);
+    }
+    v.as_bool()
+        .ok_or_else(|| Error::InvalidSpec(format!("{key} must be a boolean")))
+}
+
+fn read_function(spec: &JsValue, name: &str, key: &'static str) -> Result<Option<Function>, Error> {
+    let v = get(spec, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.dyn_into::<Function>()
+        .map(Some)
+        .map_err(|_| spec_error(name, &format!("{key} must be a function")))
+}
+
+fn read_approvers(spec: &JsValue, name: &str) -> Result<Option<Vec<String>>, Error> {
+    let v = get(spec, "approvers");
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    if !Array::is_array(&v) {
+        return Err(spec_error(
+            name,
+            "approvers must be an array of role strings",
+        ));
+    }
+    let array = Array::from(&v);
+    let list: Vec<String> = array.iter().filter_map(|r| r.as_string()).collect();
+    if list.is_empty() || list.len() != array.length() as usize {
+        return Err(spec_error(
+            name,
+            "approvers must be a non-empty array of role strings",
+        ));
+    }
+    Ok(Some(list))
+}
+
+/// Reads an action spec object into the engine's definition and the web layer's pieces.
+pub(crate) fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> {
+    if !spec.is_object() {
+        return Err(Error::InvalidSpec(
+            "the action spec must be an object".into(),
+        ));
+    }
+    let name_js = get(spec, "name");
+    let name = name_js
+        .as_string()
+        .ok_or_else(|| Error::InvalidSpec("name must be a string".into()))?;
+    let description = get(spec, "description")
+        .as_string()
+        .ok_or_else(|| spec_error(&name, "description must be a non-empty string"))?;
+    let control = read_control(&get(spec, "control"), "control")?;
+    let (schema, input) = read_input(spec, &name)?;
+    let run = read_function(spec, &name, "run")?;
+    let summary = read_function(spec, &name, "confirmationSummary")?;
+    let element = read_element_spec(spec, run.is_some()).map_err(|what| spec_error(&name, what))?;
+    let schema = match (schema, &element) {
+        (None, Some(target)) => target.default_schema(),
+        (schema, _) => schema,
+    };
+    if run.is_none() && element.is_none() {
+        return Err(spec_error(&name, "run must be a function"));
+    }
+    let def = ActionDef {
+        name: name.clone(),
+        description: description.clone(),
+        control,
+        schema,
+        approvers: read_approvers(spec, &name)?,
+        element: element.is_some(),
+        share_result: read_bool(spec, "shareResult", true)?,
+        record_result: read_bool(spec, "recordResult", true)?,
+        read_only: read_bool(spec, "readOnly", false)?,
+        idempotent: read_bool(spec, "idempotent", false)?,
+        untrusted_content: read_bool(spec, "untrustedContent", false)?,
+    };
+    let action = JsAction {
+        name,
+        name_js,
+        run,
+        summary,
+        description,
+        element,
+        input,
+    };
+    Ok((def, action))
+}
+
+/// A Standard JSON Schema export larger than this is not worth putting in a manifest.
+const MAX_EXPORT_BYTES: usize = 1 << 20;
+
+/// Reads a spec's `input` (a JSON Schema subset or a Standard Schema) and `inputJsonSchema`.
+fn read_input(spec: &JsValue, name: &str) -> Result<(Option<Schema>, ActionInput), Error> {
+    let explicit = match get(spec, "inputJsonSchema") {
+        v if v.is_undefined() || v.is_null() => None,
+        v => match read_value(&v, MAX_EXPORT_BYTES) {
+            Ok(value @ Value::Object(_)) => Some(value),
+            _ => {
+                return Err(spec_error(
+                    name,
+                    "inputJsonSchema must be a JSON Schema object",
+                ))
+            }
+        },
+    };
+    let input = get(spec, "input");
+    if input.is_undefined() || input.is_null() {
+        let declared = explicit.is_some();
+        return Ok((
+            None,
+            ActionInput {
+                standard: None,
+                json_schema: explicit,
+                declared,
+            },
+        ));
+    }
+    // arktype's schemas are functions, so look for `~standard` on those too.
+    let standard = if input.is_object() || input.is_function() {
+        get(&input, "~standard")
+    } else {
+        JsValue::UNDEFINED
+    };
+    if standard.is_object() {
+        let validate = get(&standard, "validate")
+            .dyn_into::<Function>()
+            .map_err(|_| spec_error(name, "input[\"~standard\"].validate must be a function"))?;
+        let json_schema = explicit.or_else(|| export_json_schema(&standard));
+        return Ok((
+            None,
+            ActionInput {
+                standard: Some(StandardSchema {
+                    props: standard,
+                    validate,
+                }),
+                json_schema,
+                declared: true,
+            },
+        ));
+    }
+    let value = read_value(&input, usize::MAX).map_err(|e| {
+        let why = e.message();
+        spec_error(
+            name,
+            &format!("input is not a JSON Schema or a Standard Schema ({why})"),
+        )
+    })?;
+    // The manifest shows `Schema::source` unless `inputJsonSchema` says otherwise.
+    let schema = Schema::parse(&value)?;
+    Ok((
+        Some(schema),
+        ActionInput {
+            standard: None,
+            json_schema: explicit,
+            declared: true,
+        },
+    ))
+}
+
+/// The Standard JSON Schema export (`~standard.jsonSchema.input({ target })`), if the library
+/// offers one and it is plain JSON; a throw means "none".
+fn export_json_schema(standard: &JsValue) -> Option<Value> {
+    let converter = get(standard, "jsonSchema");
+    let input = get(&converter, "input").dyn_into::<Function>().ok()?;
+    let options = Object::new();
+    set(&options, "target", "draft-2020-12");
+    let exported = input.call1(&converter, &options).ok()?;
+    read_value(&exported, MAX_EXPORT_BYTES).ok()
+}
+
+/// Reads `element` and `operation` from a spec: `None` for a `run` action. `has_run` says
+/// whether the spec has a `run`, which an element action must not have. A bad spec is `Err`
+/// with what is wrong, which the registry reports as `invalid_spec` naming the action.
+fn read_element_spec(spec: &JsValue, has_run: bool) -> Result<Option<ElementTarget>, &'static str> {
+    let element = get(spec, "element");
+    let operation = get(spec, "operation");
+    if element.is_undefined() && operation.is_undefined() {
+        return Ok(None);
+    }
+    if has_run {
+        return Err("an action has either run or element + operation, not both");
+    }
+    let operation = match operation.as_string().as_deref() {
+        Some("click") => Operation::Click,
+        Some("fill") => Operation::Fill,
+        Some("select") => Operation::Select,
+        _ => return Err("operation must be \"click\", \"fill\" or \"select\""),
+    };
+    if let Some(selector) = element.as_string() {
+        // A malformed selector is the app's bug: say so now, not at every call.
+        let document = js::window()
+            .and_then(|w| w.document())
+            .ok_or("no document")?;
+        if selector.is_empty() || document.query_selector(&selector).is_err() {
+            return Err("element is not a valid CSS selector");
+        }
+    } else if !element.is_instance_of::<Element>() {
+        return Err("element must be an Element or a selector string");
+    }
+    Ok(Some(ElementTarget::new(element, operation)))
+}
