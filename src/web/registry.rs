@@ -73,6 +73,15 @@ impl ActionRegistry {
         true
     }
 
+    /// The registration whose raw id is `raw` (a disposer carries the number).
+    pub(crate) fn find_raw(&self, raw: f64) -> Option<ActionId> {
+        let actions = self.actions.borrow();
+        actions
+            .iter()
+            .map(|(a, _)| *a)
+            .find(|a| a.as_u64() as f64 == raw)
+    }
+
     /// The JS string of an action's name: the registered action's own, else decoded (a record
     /// of a call whose name is not registered).
     pub(crate) fn name_js(&self, name: &str) -> JsValue {
