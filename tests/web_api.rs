@@ -4,6 +4,7 @@
 use coworkkit::web::api::Coworkkit;
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
@@ -159,4 +160,84 @@ fn timer_delays_saturate_instead_of_wrapping() {
     assert_eq!(delay_ms(f64::INFINITY), i32::MAX as u32);
     assert_eq!(delay_ms(-5.0), 0);
     assert_eq!(delay_ms(f64::NAN), 0);
+}
+
+/// `name`, `callId` and `confirmToken` are bounded before they reach wasm memory (256 UTF-8
+/// bytes): at the bound a call goes through, one byte past it the call is refused with the
+/// field's own error, and a huge string costs no more than a short one.
+#[wasm_bindgen_test]
+async fn call_fields_are_bounded_at_256_bytes() {
+    let ck = Coworkkit::new(None).unwrap();
+    let run = Function::new_no_args("return 1");
+    ck.define_action(obj(&[
+        ("name", "ping".into()),
+        ("description", "Answers.".into()),
+        ("run", run.clone().into()),
+    ]))
+    .unwrap();
+    ck.define_action(obj(&[
+        ("name", "archiveIt".into()),
+        ("description", "Archives.".into()),
+        ("control", "soft".into()),
+        ("run", run.into()),
+    ]))
+    .unwrap();
+    let invoke = |pairs: &[(&str, JsValue)]| JsFuture::from(ck.invoke(obj(pairs)));
+    let code = |outcome: &JsValue| get(&get(outcome, "error"), "code");
+
+    // A callId of 256 bytes (128 two-byte characters) is taken as it is; 257 bytes is refused.
+    let at = "é".repeat(128);
+    let outcome = invoke(&[("name", "ping".into()), ("callId", at.as_str().into())])
+        .await
+        .unwrap();
+    assert_eq!(get(&outcome, "gate"), "fired");
+    assert_eq!(get(&outcome, "callId"), at.as_str());
+    let over = format!("{at}a");
+    let outcome = invoke(&[("name", "ping".into()), ("callId", over.as_str().into())])
+        .await
+        .unwrap();
+    assert_eq!(get(&outcome, "gate"), "rejected");
+    assert_eq!(code(&outcome), "invalid_args");
+
+    // A token past the bound is no token: bad_token, not a lookup.
+    let first = invoke(&[("name", "archiveIt".into())]).await.unwrap();
+    assert_eq!(get(&first, "gate"), "needs_confirmation");
+    let long_token = "t".repeat(257);
+    let outcome = invoke(&[
+        ("name", "archiveIt".into()),
+        ("confirmToken", long_token.as_str().into()),
+    ])
+    .await
+    .unwrap();
+    assert_eq!(code(&outcome), "bad_token");
+
+    // A 16 MiB name, callId or token is refused by its length: nothing of it is copied into
+    // wasm memory, which would otherwise grow by at least that much.
+    let huge = JsValue::from_str(&"x".repeat(16 << 20));
+    let memory = || {
+        let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+        memory
+            .buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length()
+    };
+    let before = memory();
+    let outcome = invoke(&[("name", huge.clone()), ("callId", "c".into())])
+        .await
+        .unwrap();
+    assert_eq!(code(&outcome), "unknown_action");
+    let outcome = invoke(&[("name", "ping".into()), ("callId", huge.clone())])
+        .await
+        .unwrap();
+    assert_eq!(code(&outcome), "invalid_args");
+    let outcome = invoke(&[("name", "archiveIt".into()), ("confirmToken", huge)])
+        .await
+        .unwrap();
+    assert_eq!(code(&outcome), "bad_token");
+    assert!(
+        memory() < before + (1 << 20),
+        "wasm memory grew from {before} to {} bytes",
+        memory()
+    );
+    ck.dispose();
 }

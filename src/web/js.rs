@@ -222,9 +222,10 @@ pub fn answer(outcome: &Promise, shape: Shape, id: Option<String>, action: &str)
 
 #[wasm_bindgen]
 extern "C" {
-    /// `String(n)`: how JavaScript prints a number. The engine prints the numbers of its
-    /// messages with it (`Config::number_text`), so the wasm carries no float printing; a wasm
-    /// test holds it to `JSON.stringify`.
+    /// `String(n)`: how JavaScript prints a number. The engine measures JSON sizes and prints
+    /// the numbers of its messages with it (`Config::number_text`), so both agree with what the
+    /// page's `JSON.stringify` writes (Rust's `f64` `Display` writes `1e21` in full, and `1e-7`
+    /// as `0.0000001`); a wasm test holds it to `JSON.stringify`.
     #[wasm_bindgen(js_name = String)]
     pub fn number_text(n: f64) -> String;
 }

@@ -3,10 +3,10 @@
 //! Standard Schema, and `inputJsonSchema`), its functions, `approvers`, the hints, and an element
 //! action's `element` + `operation` (SPEC §5).
 //!
-//! Read property by property through js-sys rather than with serde's `from_value`: serde's
-//! invalid-type messages print floats, and Rust's float formatting would then be linked for
-//! messages alone (SPEC §11 allows reading options and specs through js-sys into typed Rust
-//! structs for this reason). Every message is the SDK's own, with code `invalid_spec`.
+//! Read property by property through js-sys into typed Rust structs (as SPEC §11 allows for
+//! options and specs) rather than with serde's `from_value`: every message is then the SDK's own,
+//! naming the option or the action and what it must be, with code `invalid_spec`, where serde's
+//! would name Rust types ("invalid type: floating point `1.5`, expected a boolean").
 
 use js_sys::{Array, Function, Object};
 use wasm_bindgen::prelude::*;
