@@ -1,5 +1,5 @@
 // Prints the shipped bytes of a built package (wasm + JS): raw and gzip -9.
-// `--check` makes it exit 1 when the gzip total exceeds SPEC §9's budget (80 KB), or
+// `--check` makes it exit 1 when the gzip total exceeds SPEC §9's budget (96 KB), or
 // `--ceiling N` bytes when given (the ratchet kept in scripts/test: the size last set + 1 KB).
 // `shippedFiles(dir)` is also what the benchmark counts.
 import { readFileSync, readdirSync } from "node:fs";
@@ -11,8 +11,8 @@ import { fileURLToPath } from "node:url";
  * The files of a built package that a browser loads: the wasm and the JS (the glue, with the
  * modules of src/js/ bundled in; an unbundled build's snippets/ count too).
  */
-/** SPEC §9: what the root entry ships, gzip -9, at most 80 KB. */
-export const BUDGET = 80 * 1024;
+/** SPEC §9: what the root entry ships, gzip -9, at most 96 KB. */
+export const BUDGET = 96 * 1024;
 
 export function shippedFiles(dir) {
   const snippets = (function walk(d) {

@@ -175,7 +175,7 @@ pub(crate) fn prepare(
     let call_id_js = call_id_js.filter(|_| {
         call_id
             .as_deref()
-            .is_some_and(|id| !id.contains(char::REPLACEMENT_CHARACTER))
+            .is_some_and(|id| !id.chars().any(|c| c == char::REPLACEMENT_CHARACTER))
     });
     Prepared {
         request: InvokeRequest {
