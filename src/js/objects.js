@@ -27,6 +27,17 @@ import {
 /** @typedef {import("./codes.js").Code} Code */
 
 /**
+ * The string of ASCII text given as its bytes (a call id the engine made): one
+ * `String.fromCharCode` over the bytes. wasm-bindgen writes a Rust string through
+ * `TextDecoder.decode`, whose fixed cost per call was the largest single item of an open `invoke`.
+ * @param {Uint8Array} bytes ASCII only
+ * @returns {string}
+ */
+export function ckAscii(bytes) {
+  return String.fromCharCode.apply(null, /** @type {number[]} */ (/** @type {unknown} */ (bytes)));
+}
+
+/**
  * `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
  * @param {string} callId
  * @param {number} gate a `GATES` index

@@ -122,6 +122,10 @@ extern "C" {
 /// in the same order), so no string of a fixed set is decoded on a call.
 #[wasm_bindgen(module = "/src/js/objects.js")]
 extern "C" {
+    /// The JS string of ASCII text, from its bytes (see [`ascii`]).
+    #[wasm_bindgen(js_name = ckAscii)]
+    fn ascii_in(bytes: &[u8]) -> JsValue;
+
     /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
     #[wasm_bindgen(js_name = ckOutcome)]
     pub fn outcome(
@@ -209,6 +213,16 @@ extern "C" {
     /// outcome that `outcome` resolves to: what a WebMCP tool's `execute` resolves to.
     #[wasm_bindgen(js_name = ckCompact)]
     pub fn compact(outcome: &Promise, action: &str) -> Promise;
+}
+
+/// The JS string of `text`: for ASCII text (a call id the engine made) from its bytes, else
+/// through wasm-bindgen's `TextDecoder`, whose fixed cost per call is the larger for short text.
+pub fn ascii(text: &str) -> JsValue {
+    if text.is_ascii() {
+        ascii_in(text.as_bytes())
+    } else {
+        JsValue::from_str(text)
+    }
 }
 
 /// The provider's tool-result message (SPEC §7), in `shape`, for the outcome that `outcome`

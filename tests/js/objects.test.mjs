@@ -3,7 +3,7 @@
 // and the text of a call id the engine drew.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ckContext, ckDeliver, ckError, ckOutcome, ckRecord, ckRecordOutcome, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
+import { ckAscii, ckContext, ckDeliver, ckError, ckOutcome, ckRecord, ckRecordOutcome, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
 import { CODES, CONTROLS, GATES, RUN_LATER, RUN_RETURNED, RUN_THREW, STATUSES, VIAS } from "../../src/js/codes.js";
 
 const gate = (name) => GATES.indexOf(name);
@@ -57,6 +57,15 @@ test("the ctx run receives: { callId, control, approver, signal }", () => {
   assert.equal(ctx.control, "hard");
   assert.equal(ctx.signal, signal);
   assert.equal(Object.isFrozen(ctx), false);
+});
+
+test("ckAscii writes ASCII text from its bytes, a view into a larger buffer included", () => {
+  const text = "ck_0123456789abcdeffedcba9876543210";
+  assert.equal(ckAscii(new TextEncoder().encode(text)), text);
+  const buffer = new Uint8Array(64).fill(33);
+  buffer.set(new TextEncoder().encode("ck_7"), 10);
+  assert.equal(ckAscii(buffer.subarray(10, 14)), "ck_7");
+  assert.equal(ckAscii(new Uint8Array(0)), "");
 });
 
 test("ckRun calls run with the args and its ctx, and reports how it went with what run gave, as it is", () => {

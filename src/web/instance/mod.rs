@@ -367,7 +367,7 @@ impl Instance {
     fn call_id_js(&self, id: &str) -> JsValue {
         let mut memo = self.call_id_js.borrow_mut();
         if memo.0 != id {
-            *memo = (id.to_owned(), JsValue::from_str(id));
+            *memo = (id.to_owned(), js::ascii(id));
         }
         memo.1.clone()
     }
