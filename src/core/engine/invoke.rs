@@ -13,9 +13,9 @@ use crate::core::ids::{ActionId, CallRef, ProposalId, Ticket, CALL_ID_PREFIX};
 use crate::core::record::{Gate, Via};
 use crate::core::value::{Value, MAX_DEPTH};
 
-/// A request on its way in: everything the record of a refusal needs, so that any check can
+/// A request on its way in: everything the record of a arrival needs, so that any check can
 /// refuse it. One that passes them all becomes a call.
-pub(super) struct Refusal<R> {
+pub(super) struct Arrival<R> {
     pub(super) ticket: Ticket,
     pub(super) name: String,
     pub(super) call_id: Option<String>,
@@ -28,7 +28,7 @@ pub(super) struct Refusal<R> {
 }
 
 impl<R: Clone> Engine<R> {
-    /// The arrival checks, in order; each refusal is answered and recorded at once.
+    /// The arrival checks, in order; each arrival is answered and recorded at once.
     pub(super) fn handle_invoke(&mut self, ticket: Ticket, req: InvokeRequest<R>, now: f64) {
         let InvokeRequest {
             name,
@@ -49,7 +49,7 @@ impl<R: Clone> Engine<R> {
                 (None, control, source)
             }
         };
-        let mut refusal = Refusal {
+        let mut arrival = Arrival {
             ticket,
             name,
             call_id,
@@ -64,9 +64,9 @@ impl<R: Clone> Engine<R> {
             Ok(args) => args,
             Err(error) => {
                 if self.disposed {
-                    return self.refuse_disposed(refusal, now);
+                    return self.refuse_disposed(arrival, now);
                 }
-                return self.refuse(refusal, Gate::Rejected, error, now);
+                return self.refuse(arrival, Gate::Rejected, error, now);
             }
         };
         if self.disposed {
@@ -75,71 +75,71 @@ impl<R: Clone> Engine<R> {
                 .json_len_within(MAX_DEPTH, self.config.number_text)
                 .is_some_and(|size| size <= self.config.max_args_bytes)
             {
-                refusal.args = args;
-                refusal.snapshot = snapshot;
+                arrival.args = args;
+                arrival.snapshot = snapshot;
             }
-            return self.refuse_disposed(refusal, now);
+            return self.refuse_disposed(arrival, now);
         }
         let Some(action) = action else {
-            let error = Error::UnknownAction(refusal.name.clone());
-            return self.refuse(refusal, Gate::Rejected, error, now);
+            let error = Error::UnknownAction(arrival.name.clone());
+            return self.refuse(arrival, Gate::Rejected, error, now);
         };
         // Depth and size are measured once, in one walk, on the snapshot everything else sees.
         let Some(size) = args.json_len_within(MAX_DEPTH, self.config.number_text) else {
             let error = Error::InvalidArgs("args: nested too deeply".into());
-            return self.refuse(refusal, Gate::Rejected, error, now);
+            return self.refuse(arrival, Gate::Rejected, error, now);
         };
         if size > self.config.max_args_bytes {
             let max = self.config.max_args_bytes;
             return self.refuse(
-                refusal,
+                arrival,
                 Gate::Rejected,
                 Error::ArgsTooLarge { size, max },
                 now,
             );
         }
-        refusal.args = args;
-        refusal.snapshot = snapshot;
+        arrival.args = args;
+        arrival.snapshot = snapshot;
 
-        if let Some(known) = refusal
+        if let Some(known) = arrival
             .call_id
             .as_deref()
             .and_then(|id| self.memory.call_id(id))
         {
-            return self.resend(known, refusal, confirm_token, decline, host_rejection, now);
+            return self.resend(known, arrival, confirm_token, decline, host_rejection, now);
         }
         if let Some(token) = confirm_token {
-            return self.redeem(&token, refusal, decline, host_rejection, now);
+            return self.redeem(&token, arrival, decline, host_rejection, now);
         }
         if decline {
-            return self.refuse(refusal, Gate::Rejected, Error::BadToken, now);
+            return self.refuse(arrival, Gate::Rejected, Error::BadToken, now);
         }
 
         let entry = self.entry(action).expect("looked up above");
         if entry.def.element && !self.hand_mode {
-            return self.refuse(refusal, Gate::NeedsHandMode, Error::HandModeOff, now);
+            return self.refuse(arrival, Gate::NeedsHandMode, Error::HandModeOff, now);
         }
         if let Some(error) = host_rejection {
-            return self.refuse(refusal, Gate::Rejected, error, now);
+            return self.refuse(arrival, Gate::Rejected, error, now);
         }
         if let Some(schema) = &entry.def.schema {
-            if let Err(error) = schema.validate(&refusal.args, self.config.number_text) {
-                return self.refuse(refusal, Gate::Rejected, error, now);
+            if let Err(error) = schema.validate(&arrival.args, self.config.number_text) {
+                return self.refuse(arrival, Gate::Rejected, error, now);
             }
         }
         match control {
             Control::Soft if self.soft_waiting >= MAX_SOFT_WAITING => {
-                self.refuse(refusal, Gate::Rejected, Error::TooManyPending, now)
+                self.refuse(arrival, Gate::Rejected, Error::TooManyPending, now)
             }
             Control::Hard if self.queue.len() >= self.config.max_pending => {
-                self.refuse(refusal, Gate::Rejected, Error::TooManyPending, now)
+                self.refuse(arrival, Gate::Rejected, Error::TooManyPending, now)
             }
-            _ => self.admit(action, refusal, now),
+            _ => self.admit(action, arrival, now),
         }
     }
 
     /// A new call passed every arrival check: start it according to its level.
-    fn admit(&mut self, action: ActionId, req: Refusal<R>, now: f64) {
+    fn admit(&mut self, action: ActionId, req: Arrival<R>, now: f64) {
         let entry = self
             .entry(action)
             .expect("admitted calls have a live action");
@@ -215,7 +215,7 @@ impl<R: Clone> Engine<R> {
     fn resend(
         &mut self,
         known: Known,
-        req: Refusal<R>,
+        req: Arrival<R>,
         token: Option<String>,
         decline: bool,
         host_rejection: Option<Error>,
@@ -267,7 +267,7 @@ impl<R: Clone> Engine<R> {
     fn redeem(
         &mut self,
         token: &str,
-        req: Refusal<R>,
+        req: Arrival<R>,
         decline: bool,
         host_rejection: Option<Error>,
         now: f64,
@@ -288,7 +288,7 @@ impl<R: Clone> Engine<R> {
     }
 
     /// The token of a settled call was presented again.
-    fn replay_token(&mut self, seq: u64, req: Refusal<R>, now: f64) {
+    fn replay_token(&mut self, seq: u64, req: Arrival<R>, now: f64) {
         let hasher = self.memory.hasher();
         if let Some(m) = self.memory.settled(seq) {
             // A used (or expired, or declined) token: no second run, ever.
@@ -311,7 +311,7 @@ impl<R: Clone> Engine<R> {
     fn redeem_live(
         &mut self,
         call_ref: CallRef,
-        req: Refusal<R>,
+        req: Arrival<R>,
         decline: bool,
         host_rejection: Option<Error>,
         now: f64,

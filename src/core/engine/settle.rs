@@ -3,15 +3,17 @@
 
 use std::rc::Rc;
 
-use super::call::{failed, End};
-use super::invoke::Refusal;
+use super::call::{failed, CallState, End};
+use super::invoke::Arrival;
 use super::memory::Remembered;
-use super::{CallState, CancelReason, Effect, Engine};
+use super::{CancelReason, Effect, Engine};
 use crate::core::error::Error;
 use crate::core::ids::{ActionId, CallRef, Ticket, CALL_ID_PREFIX};
 use crate::core::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome};
 
 impl<R: Clone> Engine<R> {
+    /// The call runs: the host is asked to call its `run`. Only a waiting or just-admitted
+    /// call gets here, so each call runs at most once.
     pub(super) fn start_run(&mut self, call_ref: CallRef, gate: Gate, approver: Option<Approver>) {
         let Some(index) = self.live_index(call_ref) else {
             return;
@@ -171,13 +173,15 @@ impl<R: Clone> Engine<R> {
 
     /// Answers a request refused on arrival and records it; it is not remembered, so a
     /// corrected retry with the same `callId` is judged afresh.
-    pub(super) fn refuse(&mut self, req: Refusal<R>, gate: Gate, error: Error, now: f64) {
+    pub(super) fn refuse(&mut self, req: Arrival<R>, gate: Gate, error: Error, now: f64) {
         let code = error.code();
         let message = error.message();
         self.refuse_with(req, gate, code, message, now);
     }
 
-    pub(super) fn refuse_disposed(&mut self, req: Refusal<R>, now: f64) {
+    /// Answers a request that arrived after [`dispose`](Engine::dispose) as cancelled, and
+    /// records it.
+    pub(super) fn refuse_disposed(&mut self, req: Arrival<R>, now: f64) {
         let reason = CancelReason::Disposed;
         self.refuse_with(
             req,
@@ -190,7 +194,7 @@ impl<R: Clone> Engine<R> {
 
     fn refuse_with(
         &mut self,
-        req: Refusal<R>,
+        req: Arrival<R>,
         gate: Gate,
         code: &'static str,
         message: String,
@@ -227,6 +231,7 @@ impl<R: Clone> Engine<R> {
         self.answer(req.ticket, outcome);
     }
 
+    /// Queues the answer to one `invoke`.
     pub(super) fn answer(&mut self, ticket: Ticket, outcome: Rc<Outcome<R>>) {
         self.effects.push_back(Effect::Answer { ticket, outcome });
     }
