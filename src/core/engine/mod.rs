@@ -16,7 +16,8 @@
 //! [`poll_timeout`](Engine::poll_timeout) says when to call `tick` next.
 //!
 //! **Invariants.**
-//! - Every ticket [`invoke`](Engine::invoke) returns is answered exactly once.
+//! - Every ticket [`invoke`](Engine::invoke) returns is answered exactly once: at once, or
+//!   when the call it waits for settles.
 //! - A call runs at most once and settles once, in `settle` (settle.rs), which records it,
 //!   answers every ticket waiting for it and hands it to the memory of settled calls. A
 //!   request refused on arrival is answered and recorded but never remembered, so a corrected

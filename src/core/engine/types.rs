@@ -193,7 +193,7 @@ impl CancelReason {
     }
 }
 
-/// What the host must do next, drained with [`Engine::poll_effect`] in order.
+/// What the host must do next, drained with [`Engine::poll_effect`](super::Engine::poll_effect) in order.
 #[derive(Clone, Debug)]
 pub enum Effect<R> {
     /// Resolve that `invoke()`'s promise with this outcome.
@@ -204,7 +204,7 @@ pub enum Effect<R> {
         outcome: Rc<Outcome<R>>,
     },
     /// Call the action's `run` (or perform the element operation), then report back with
-    /// [`Engine::run_finished`]. Emitted at most once per call.
+    /// [`Engine::run_finished`](super::Engine::run_finished). Emitted at most once per call.
     Run {
         /// The call, for `run_finished`.
         call: CallRef,
