@@ -157,16 +157,17 @@ impl<R: Clone> Engine<R> {
         reason: CancelReason,
         now: f64,
     ) {
-        let waiting: Vec<CallRef> = self
+        // Settling takes the call out of `live` and changes no other call, so each pass finds
+        // the next one still waiting (as `tick` does with the next one due).
+        while let Some(call_ref) = self
             .live
             .iter()
-            .filter(|c| {
+            .find(|c| {
                 !matches!(c.state, CallState::Running { .. })
                     && action.is_none_or(|a| c.action == a)
             })
             .map(|c| c.call_ref)
-            .collect();
-        for call_ref in waiting {
+        {
             self.settle(call_ref, End::cancelled(reason), now);
         }
     }
