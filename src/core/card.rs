@@ -75,8 +75,8 @@ impl CardModel {
 /// Makes an action name readable: words split on camelCase, `_`, `-`, `.` and spaces, the
 /// first capitalised, the rest lower case, all-caps acronyms kept.
 ///
-/// Action names are ASCII (SPEC §2), so case rules are ASCII-only: that keeps Unicode case
-/// tables out of the wasm. Other characters pass through unchanged.
+/// Action names are ASCII (SPEC §2), so ASCII case rules are all a name needs; any other
+/// character passes through unchanged.
 ///
 /// `"deleteProject"` → `"Delete project"`, `"purge_cache-v2"` → `"Purge cache v2"`,
 /// `"exportCSVFile"` → `"Export CSV file"`.

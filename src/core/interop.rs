@@ -111,9 +111,9 @@ pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
 
 // Manifests are plain [`Value`] trees: the web layer hands them to JavaScript through
 // serde-wasm-bindgen as fresh, mutable objects (the caller's to extend), the host tests print
-// them with serde_json. One value type serializes every shape, so the wasm carries one
-// serializer for the five formats and the WebMCP tool. Field order is the order providers
-// document.
+// them with serde_json. One value type serializes every shape, so the five formats and the
+// WebMCP tool go out through the same `Serialize` in the browser and in the host tests: what a
+// test prints is what a page gets. Field order is the order providers document.
 
 /// One action's manifest entry:
 ///
@@ -196,7 +196,7 @@ pub fn agent_description(description: &str, control: Control) -> String {
     let mut out = String::with_capacity(trimmed.len() + note.len() + 2);
     out.push_str(trimmed);
     if !trimmed.is_empty() {
-        if !matches!(trimmed.as_bytes().last(), Some(b'.' | b'!' | b'?')) {
+        if !trimmed.ends_with(['.', '!', '?']) {
             out.push('.');
         }
         out.push(' ');

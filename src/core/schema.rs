@@ -376,9 +376,8 @@ fn check<'a>(node: &'a Node, value: &'a Value, path: &mut Vec<Step<'a>>) -> Resu
         }
         Value::String(s) => {
             if node.min_length.is_some() || node.max_length.is_some() {
-                // Code points, counted as the bytes that start one (not 0b10xxxxxx): the same
-                // count as `chars().count()`, without its word-at-a-time counter in the wasm.
-                let chars = s.bytes().filter(|b| (*b as i8) >= -0x40).count();
+                // JSON Schema counts a string's length in code points.
+                let chars = s.chars().count();
                 if let Some(min) = node.min_length {
                     if chars < min {
                         return Err(Failure::Bound(
