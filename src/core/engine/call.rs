@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::CancelReason;
+use super::types::CancelReason;
 use crate::core::control::{Control, ControlSource};
 use crate::core::error::Error;
 use crate::core::ids::{ActionId, CallRef, ProposalId, Ticket};
