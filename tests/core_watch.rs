@@ -18,7 +18,6 @@ fn record(n: u32, gate: Gate, outcome: RecordOutcome<String>) -> ActionRecord<St
         seq: n.into(),
         session_id: "s".into(),
         call_id: format!("call_{n}"),
-        host_call_id: None,
         action: format!("action{n}"),
         control: Control::Hard,
         control_source: ControlSource::Declared,

@@ -292,7 +292,6 @@ impl Model {
                     host_rejection: host_reject.then(|| Error::ElementUnavailable("gone".into())),
                     snapshot: None,
                     via: Via::Invoke,
-                    host_call_id: None,
                 };
                 let ticket = self.engine.invoke(req, self.now);
                 prop_assert!(self.tickets.insert(ticket, 0).is_none(), "ticket reused");

@@ -1205,13 +1205,12 @@ fn every_record_names_its_door_and_a_soft_call_keeps_its_first() {
 }
 
 #[test]
-fn the_hosts_copies_of_a_call_travel_with_it_and_a_confirming_call_keeps_the_first() {
+fn the_hosts_snapshot_travels_with_a_call_and_a_confirming_call_answers_with_the_first_id() {
     let mut h = Harness::new();
     h.action("read", Some("open"));
     h.action("archive", Some("soft"));
     let mut req = InvokeRequest::new("read", v("{}"));
     req.call_id = Some("c1".into());
-    req.host_call_id = Some("js:c1".into());
     req.snapshot = Some("js:{}".into());
     h.invoke(req, T0);
     let run = h
@@ -1219,43 +1218,36 @@ fn the_hosts_copies_of_a_call_travel_with_it_and_a_confirming_call_keeps_the_fir
         .iter()
         .find_map(|e| match e {
             Effect::Run {
-                host_call_id,
+                call_id,
                 snapshot,
                 call,
                 ..
-            } => Some((host_call_id.clone(), snapshot.clone(), *call)),
+            } => Some((call_id.clone(), snapshot.clone(), *call)),
             _ => None,
         })
         .expect("a run");
-    assert_eq!(run.0.as_deref(), Some("js:c1"));
+    assert_eq!(run.0, "c1");
     assert_eq!(run.1.as_deref(), Some("js:{}"));
     h.finish(run.2, Ok("done".into()), T0);
     let record = h.records()[0];
-    assert_eq!(record.host_call_id.as_deref(), Some("js:c1"));
+    assert_eq!(record.call_id, "c1");
     assert_eq!(record.snapshot.as_deref(), Some("js:{}"));
 
     // A soft call confirmed by a call with its own id: the outcome is the first call's.
     let mut first = InvokeRequest::new("archive", v(r#"{"id":1}"#));
     first.call_id = Some("c2".into());
-    first.host_call_id = Some("js:c2".into());
     let t = h.invoke(first, T0);
-    assert_eq!(h.answered(t).host_call_id.as_deref(), Some("js:c2"));
+    assert_eq!(h.answered(t).call_id, "c2");
     let token = soft_token(&h, t);
     let mut confirm = InvokeRequest::new("archive", v(r#"{"id":1}"#));
     confirm.call_id = Some("c3".into());
-    confirm.host_call_id = Some("js:c3".into());
     confirm.confirm_token = Some(token);
     let t2 = h.invoke(confirm, T0 + 1.0);
     h.finish(h.last_run(), Ok("archived".into()), T0 + 2.0);
-    let outcome = h.answered(t2);
-    assert_eq!(
-        (outcome.call_id.as_str(), outcome.host_call_id.as_deref()),
-        ("c2", Some("js:c2"))
-    );
+    assert_eq!(h.answered(t2).call_id, "c2");
     // A refusal answers with the id it was sent.
     let mut bad = InvokeRequest::new("nope", v("{}"));
     bad.call_id = Some("c4".into());
-    bad.host_call_id = Some("js:c4".into());
     let t3 = h.invoke(bad, T0 + 3.0);
-    assert_eq!(h.answered(t3).host_call_id.as_deref(), Some("js:c4"));
+    assert_eq!(h.answered(t3).call_id, "c4");
 }

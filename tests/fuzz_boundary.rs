@@ -583,7 +583,6 @@ impl World {
                     host_rejection: None,
                     snapshot: None,
                     via: Via::ToolCall,
-                    host_call_id: None,
                 };
                 let ticket = self.engine.invoke(request, self.now);
                 prop_assert!(self.answers.insert(ticket, 0).is_none(), "ticket reused");

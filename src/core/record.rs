@@ -98,8 +98,6 @@ pub struct Approver {
 pub struct Outcome<R> {
     /// The call's (original) `callId`.
     pub call_id: String,
-    /// The host's own copy of `call_id`, when it handed one in with the call.
-    pub host_call_id: Option<R>,
     /// Where the call stands.
     pub gate: Gate,
     /// True only when `run` ran and succeeded.
@@ -166,8 +164,6 @@ pub struct ActionRecord<R> {
     pub session_id: Rc<str>,
     /// The call's original `callId`.
     pub call_id: String,
-    /// The host's own copy of `call_id`, when it handed one in with the call.
-    pub host_call_id: Option<R>,
     /// Action name as called.
     pub action: String,
     /// Effective level.

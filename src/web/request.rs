@@ -184,7 +184,6 @@ pub(crate) fn prepare(
             snapshot,
             via,
             call_id,
-            host_call_id: None,
             confirm_token: fields.token,
             decline: fields.decline,
             host_rejection: rejection,

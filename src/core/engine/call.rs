@@ -27,7 +27,6 @@ pub(super) enum CallState {
 pub(super) struct Call<R> {
     pub(super) call_ref: CallRef,
     pub(super) call_id: String,
-    pub(super) host_call_id: Option<R>,
     /// Other `callId`s that joined it (confirming calls, token replays).
     pub(super) aliases: Vec<String>,
     pub(super) action: ActionId,
@@ -133,7 +132,6 @@ pub(super) fn failed<R>(
 ) -> Outcome<R> {
     Outcome {
         call_id,
-        host_call_id: None,
         gate,
         ok: false,
         result: None,
@@ -147,7 +145,6 @@ pub(super) fn failed<R>(
 pub(super) fn needs_confirmation<R>(call_id: String, token: String, expires_at: f64) -> Outcome<R> {
     Outcome {
         call_id,
-        host_call_id: None,
         gate: Gate::NeedsConfirmation,
         ok: false,
         result: None,

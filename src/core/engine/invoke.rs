@@ -19,7 +19,6 @@ pub(super) struct Arrival<R> {
     pub(super) ticket: Ticket,
     pub(super) name: String,
     pub(super) call_id: Option<String>,
-    pub(super) host_call_id: Option<R>,
     pub(super) control: Control,
     pub(super) source: ControlSource,
     pub(super) args: Rc<Value>,
@@ -39,7 +38,6 @@ impl<R: Clone> Engine<R> {
             host_rejection,
             snapshot,
             via,
-            host_call_id,
         } = req;
         let entry = self.actions.iter().find(|e| e.def.name == name);
         let (action, control, source) = match entry {
@@ -53,7 +51,6 @@ impl<R: Clone> Engine<R> {
             ticket,
             name,
             call_id,
-            host_call_id,
             control,
             source,
             args: self.no_args.clone(),
@@ -158,7 +155,6 @@ impl<R: Clone> Engine<R> {
         let mut call = Box::new(Call {
             call_ref,
             call_id,
-            host_call_id: req.host_call_id.clone(),
             aliases: Vec::new(),
             action,
             name: req.name,
@@ -190,8 +186,7 @@ impl<R: Clone> Engine<R> {
                 self.memory.add_token(token.clone(), call_ref);
                 call.token = Some(token.clone());
                 call.state = CallState::SoftWaiting { expires_at };
-                let mut outcome = needs_confirmation(call.call_id.clone(), token, expires_at);
-                outcome.host_call_id = req.host_call_id;
+                let outcome = needs_confirmation(call.call_id.clone(), token, expires_at);
                 self.live.push(call);
                 self.soft_waiting += 1;
                 self.answer(req.ticket, Rc::new(outcome));
@@ -249,12 +244,11 @@ impl<R: Clone> Engine<R> {
                     }
                     return self.refuse(req, Gate::Rejected, Error::BadToken, now);
                 }
-                let mut outcome = needs_confirmation(
+                let outcome = needs_confirmation(
                     call.call_id.clone(),
                     call.token.clone().unwrap_or_default(),
                     expires_at,
                 );
-                outcome.host_call_id = call.host_call_id.clone();
                 self.answer(req.ticket, Rc::new(outcome));
             }
             CallState::HardPending { .. } | CallState::Running { .. } => {

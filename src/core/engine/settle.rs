@@ -27,7 +27,6 @@ impl<R: Clone> Engine<R> {
             call: call_ref,
             action: call.action,
             call_id: call.call_id.clone(),
-            host_call_id: call.host_call_id.clone(),
             control: call.control,
             args: call.args.clone(),
             snapshot: call.snapshot.clone(),
@@ -53,12 +52,11 @@ impl<R: Clone> Engine<R> {
             CallState::Running { gate, .. } => *gate,
             _ => Gate::Fired,
         };
-        let (mut outcome, record_outcome, gate, reason, approver) = match end {
+        let (outcome, record_outcome, gate, reason, approver) = match end {
             End::Ran(Ok(value)) => {
                 let approver = call.running_approver();
                 let outcome = Outcome {
                     call_id: call.call_id.clone(),
-                    host_call_id: None,
                     gate: ran_gate,
                     ok: true,
                     result: if call.share_result {
@@ -105,14 +103,12 @@ impl<R: Clone> Engine<R> {
                 (outcome, RecordOutcome::NotRun, gate, Some(reason), approver)
             }
         };
-        outcome.host_call_id = call.host_call_id.clone();
         let outcome = Rc::new(outcome);
         let record = ActionRecord {
             v: 1,
             seq: self.record_seq(),
             session_id: self.session_id.clone(),
             call_id: call.call_id,
-            host_call_id: call.host_call_id,
             action: call.name.clone(),
             control: call.control,
             control_source: call.source,
@@ -201,19 +197,17 @@ impl<R: Clone> Engine<R> {
         message: String,
         now: f64,
     ) {
-        let (call_id, host_call_id) = match req.call_id {
-            Some(id) => (id, req.host_call_id),
-            None => (self.random_id(CALL_ID_PREFIX), None),
+        let call_id = match req.call_id {
+            Some(id) => id,
+            None => self.random_id(CALL_ID_PREFIX),
         };
-        let mut outcome = failed(call_id.clone(), gate, code, message);
-        outcome.host_call_id = host_call_id.clone();
+        let outcome = failed(call_id.clone(), gate, code, message);
         let outcome = Rc::new(outcome);
         let record = ActionRecord {
             v: 1,
             seq: self.record_seq(),
             session_id: self.session_id.clone(),
             call_id,
-            host_call_id,
             action: req.name,
             control: req.control,
             control_source: req.source,

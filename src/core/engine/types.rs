@@ -124,9 +124,6 @@ pub struct InvokeRequest<R> {
     pub snapshot: Option<R>,
     /// The agent's `callId`; generated (`ck_` + 32 hex digits) when absent.
     pub call_id: Option<String>,
-    /// The host's own copy of `call_id` (in the browser, its JS string), handed back with every
-    /// effect that carries the id, so the host never writes it out again.
-    pub host_call_id: Option<R>,
     /// The door it came through.
     pub via: Via,
     /// A soft token from an earlier `needs_confirmation`.
@@ -147,7 +144,6 @@ impl<R> InvokeRequest<R> {
             args: Ok(Rc::new(args)),
             snapshot: None,
             via: Via::Invoke,
-            host_call_id: None,
             call_id: None,
             confirm_token: None,
             decline: false,
@@ -212,8 +208,6 @@ pub enum Effect<R> {
         action: ActionId,
         /// The original `callId` (`ctx.callId`).
         call_id: String,
-        /// The host's copy of it.
-        host_call_id: Option<R>,
         /// Effective level (`ctx.control`).
         control: Control,
         /// The frozen snapshot.

@@ -591,7 +591,6 @@ fn disposed_outcome() -> JsValue {
     let error = Error::Disposed;
     let outcome = Outcome::<JsValue> {
         call_id: String::new(),
-        host_call_id: None,
         gate: Gate::Cancelled,
         ok: false,
         result: None,
