@@ -67,8 +67,7 @@ fn proposal_ids_print_and_parse_only_their_own_form() {
     }
 }
 
-/// The same bytes as tests/js/objects.test.mjs gives `ckCallId` as four words: both ends write
-/// one id the same way.
+/// A drawn call id is `ck_` and its 16 bytes as 32 lowercase hex digits, in order.
 #[test]
 fn a_drawn_id_reads_as_the_js_side_writes_it() {
     let bytes = [
