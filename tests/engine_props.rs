@@ -281,6 +281,7 @@ impl Model {
                 };
                 let req = InvokeRequest {
                     name: name.clone(),
+                    action: None,
                     args: if *unreadable {
                         Err(Error::InvalidArgs("args.f: is a function".into()))
                     } else {

@@ -1251,3 +1251,29 @@ fn the_hosts_snapshot_travels_with_a_call_and_a_confirming_call_answers_with_the
     let t3 = h.invoke(bad, T0 + 3.0);
     assert_eq!(h.answered(t3).call_id, "c4");
 }
+
+#[test]
+fn a_call_the_host_resolved_goes_to_that_registration_and_no_later_one() {
+    let mut h = Harness::new();
+    let first = h.action("report", Some("open"));
+    // Resolved by the host: it runs, as by name.
+    let mut req = InvokeRequest::new("report", v("{}"));
+    req.action = Some(first);
+    let t = h.invoke(req, T0);
+    h.finish(h.last_run(), Ok("r".into()), T0);
+    assert_eq!(h.answered(t).gate, Gate::Fired);
+    // Unregistered while the host was checking, and the name registered again: the call is
+    // for the registration it was checked against, which is gone.
+    h.engine.unregister(first, T0);
+    let second = h.action("report", Some("open"));
+    assert_ne!(first, second);
+    let mut stale = InvokeRequest::new("report", v("{}"));
+    stale.action = Some(first);
+    let t = h.invoke(stale, T0 + 1.0);
+    assert_eq!(h.answered(t).gate, Gate::Rejected);
+    assert_eq!(h.answered(t).error.as_ref().unwrap().0, "unknown_action");
+    // Not resolved: the name finds the new registration.
+    let t = h.call("report", "{}", None, T0 + 2.0);
+    h.finish(h.last_run(), Ok("r".into()), T0 + 2.0);
+    assert_eq!(h.answered(t).gate, Gate::Fired);
+}

@@ -576,6 +576,7 @@ impl World {
                 };
                 let request = InvokeRequest {
                     name: name.clone(),
+                    action: None,
                     args: args.clone().map(Rc::new),
                     call_id,
                     confirm_token: token.clone(),

@@ -180,6 +180,7 @@ pub(crate) fn prepare(
     Prepared {
         request: InvokeRequest {
             name,
+            action: action.map(|(id, _)| id),
             args: args.map(Rc::new),
             snapshot,
             via,

@@ -31,6 +31,7 @@ impl<R: Clone> Engine<R> {
     pub(super) fn handle_invoke(&mut self, ticket: Ticket, req: InvokeRequest<R>, now: f64) {
         let InvokeRequest {
             name,
+            action,
             args,
             call_id,
             confirm_token,
@@ -39,7 +40,10 @@ impl<R: Clone> Engine<R> {
             snapshot,
             via,
         } = req;
-        let entry = self.actions.iter().find(|e| e.def.name == name);
+        let entry = match action {
+            Some(id) => self.actions.iter().find(|e| e.id == id),
+            None => self.actions.iter().find(|e| e.def.name == name),
+        };
         let (action, control, source) = match entry {
             Some(e) => (Some(e.id), e.control, e.source),
             None => {

@@ -114,6 +114,14 @@ pub struct ProposalInfo<R> {
 pub struct InvokeRequest<R> {
     /// Action name.
     pub name: String,
+    /// The registration the host already resolved `name` to ([`Engine::action`]), so the name
+    /// is looked up once per call: the call then goes to that registration or, when it was
+    /// unregistered meanwhile (while an async check ran), is an unknown action — never to a
+    /// later registration of the same name, which the host's checks did not see. `None`: the
+    /// engine looks the name up.
+    ///
+    /// [`Engine::action`]: super::Engine::action
+    pub action: Option<ActionId>,
     /// The args, or why the host could not read them as plain JSON (function, cycle, NaN…).
     pub args: Result<Rc<Value>, Error>,
     /// The host's own copy of the args (in the browser, the frozen JS object that `run`, the
@@ -141,6 +149,7 @@ impl<R> InvokeRequest<R> {
     pub fn new(name: impl Into<String>, args: Value) -> Self {
         InvokeRequest {
             name: name.into(),
+            action: None,
             args: Ok(Rc::new(args)),
             snapshot: None,
             via: Via::Invoke,
