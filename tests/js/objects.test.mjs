@@ -66,6 +66,11 @@ test("ckAscii writes ASCII text from its bytes, a view into a larger buffer incl
   buffer.set(new TextEncoder().encode("ck_7"), 10);
   assert.equal(ckAscii(buffer.subarray(10, 14)), "ck_7");
   assert.equal(ckAscii(new Uint8Array(0)), "");
+  // Every length around the chunk of eight.
+  for (let n = 0; n <= 17; n++) {
+    const t = "abcdefghijklmnopq".slice(0, n);
+    assert.equal(ckAscii(new TextEncoder().encode(t)), t);
+  }
 });
 
 test("ckRun calls run with the args and its ctx, and reports how it went with what run gave, as it is", () => {

@@ -179,8 +179,12 @@ fn repoint(map: &mut IdMap, id: &str, from: Known, to: Option<Known>) {
             }
         }
         None => {
-            if map.get(id) == Some(&from) {
-                map.remove(id);
+            // Taken out, and put back (its own key, no copy) in the rare case that it points
+            // elsewhere: one hash of the id for the common case.
+            if let Some((key, known)) = map.remove_entry(id) {
+                if known != from {
+                    map.insert(key, known);
+                }
             }
         }
     }
