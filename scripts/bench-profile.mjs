@@ -59,7 +59,7 @@ async function openBench(browser, url) {
 function label(frame) {
   const name = frame.functionName || "(anonymous)";
   const url = frame.url ?? "";
-  if (url.startsWith("wasm://")) return `${name} [wasm]`;
+  if (url.startsWith("wasm://") || url.endsWith(".wasm")) return `${name} [wasm]`;
   if (url.endsWith("/pkg/coworkkit.js")) return `${name} [glue]`;
   if (url.includes("/bench/")) return `${name} [${url.slice(url.lastIndexOf("/") + 1)}]`;
   return url ? `${name} [${url}]` : name;
@@ -90,16 +90,46 @@ function selfTimes(profile, keep) {
   for (let i = 0; i < profile.samples.length; i++) {
     const us = Math.min(profile.timeDeltas[i + 1] ?? step, 2 * step);
     const id = profile.samples[i];
-    const bucket = keep(stack(id));
+    const st = stack(id);
+    const bucket = keep(st);
     if (!bucket) continue;
     const b = (buckets[bucket] ??= { totalUs: 0, self: new Map() });
-    const l = label(byId.get(id).callFrame);
+    let l = label(byId.get(id).callFrame);
+    // wasm-bindgen wraps an import that may throw in an anonymous function: name it by the
+    // import shim that called it (`__wbg_showModal_…`), which says which DOM call it made.
+    if (!byId.get(id).callFrame.functionName) {
+      const caller = st.slice(0, -1).findLast((n) => n && n !== "handleError");
+      if (caller) l = `${l} in ${caller}`;
+    }
     b.totalUs += us;
     b.self.set(l, (b.self.get(l) ?? 0) + us);
   }
   for (const b of Object.values(buckets)) b.self = [...b.self].sort((x, y) => y[1] - x[1]);
   return buckets;
 }
+
+/** What part of the SDK (or the page) a function label belongs to, for the grouped table. */
+function group(l) {
+  if (/^\(garbage collector\)/.test(l)) return "garbage collection";
+  if (/^(wasm-to-js|js-to-wasm)/.test(l)) return "wasm ↔ JS transitions";
+  if (/\[wasm\]$/.test(l)) {
+    if (/dlmalloc|__rdl_|alloc::alloc|Allocator|RawVec|__rust_(alloc|dealloc|realloc)/.test(l)) return "wasm: allocator";
+    if (/Hasher|siphasher|hashbrown|HashMap/.test(l)) return "wasm: hash maps";
+    if (/coworkkit::core::/.test(l)) return "wasm: core (engine, schema, tape)";
+    if (/coworkkit::web::/.test(l)) return "wasm: web layer";
+    return "wasm: other (std, wasm-bindgen runtime)";
+  }
+  if (/__wbg_|__wbindgen_/.test(l)) return "glue: import shims (DOM and JS calls made from Rust)";
+  if (/\[glue\]$/.test(l)) return "glue: the SDK's JS (reader, object builders, wrappers)";
+  if (/\[(plain|bench)\.js\]$|profileLoop/.test(l)) return "the bench page / the plain-JS bar";
+  return "browser built-ins";
+}
+
+const grouped = (self) => {
+  const g = new Map();
+  for (const [l, us] of self) g.set(group(l), (g.get(group(l)) ?? 0) + us);
+  return [...g].sort((a, b) => b[1] - a[1]);
+};
 
 async function profiled(cdp, intervalUs, run) {
   await cdp.send("Profiler.enable");
@@ -267,7 +297,8 @@ async function main() {
   const top = (rows, n) => rows.slice(0, n).map(([l, t]) => `    ${us(t).padStart(7)} µs  ${l}`).join("\n");
   for (const side of ["sdk", "js"]) {
     const s = r.invoke[side];
-    console.log(`open invoke, ${side}: ${us(s.usPerCall)} µs per call (profiled run; the profiler's samples cover ${us(s.profiledUsPerCall)} µs)\n${top(s.self, 20)}`);
+    console.log(`open invoke, ${side}: ${us(s.usPerCall)} µs per call (profiled run; the profiler's samples cover ${us(s.profiledUsPerCall)} µs)`);
+    console.log(`  by part:\n${top(grouped(s.self), 12)}\n  by function:\n${top(s.self, 20)}`);
   }
   console.log(`\ncard (profiled run: ratio ${r.card.ratio.toFixed(2)}, SDK p50 ${r.card.sdkFocusP50.toFixed(2)} ms, dialog ${r.card.floorFocusP50.toFixed(2)} ms)`);
   for (const [k, b] of Object.entries(r.card.buckets)) console.log(`  ${k}: ${us(b.usPerSample)} µs of JS-attributed samples per sample\n${top(b.self, 15)}`);
