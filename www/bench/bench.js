@@ -419,9 +419,10 @@ async function card({ samples = 200, warmup = 20, marks = false } = {}) {
   };
   // The budget's figure is the card drawn (screenMs); the focus-only figure is kept beside it,
   // as the runs before it measured the card.
-  const ratios = pairRatios("screenMs"), focusRatios = pairRatios("focusMs");
+  const ratios = pairRatios("screenMs"), focusRatios = pairRatios("focusMs"), callRatios = pairRatios("layoutMs");
   return {
     samples, warmup, ratios, ratio: median(ratios), focusRatios, focusRatio: median(focusRatios),
+    callRatios, callRatio: median(callRatios),
     sdk: {
       focus: pick(sdk, "focusMs"), returned: pick(sdk, "returnMs"), layout: pick(sdk, "layoutMs"),
       frame: pick(sdk, "frameMs"), screen: pick(sdk, "screenMs"),
