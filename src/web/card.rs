@@ -70,6 +70,11 @@ pub enum Decision {
 
 /// The card's stylesheet. Private `--bg`/`--fg`/… variables resolve the public `--ck-*` ones with
 /// light or dark defaults, so an app's values win in both schemes.
+///
+/// The card appears without an entrance animation: starting one on every `showModal()` (a CSS
+/// animation or an `@starting-style` transition alike) made the browser's style work for the
+/// card about a fifth slower, on the path the person waits through (BENCHMARKS.md, "Where the
+/// time goes"), and the card is legible from its first frame.
 const CSS: &str = concat!(
     ":host{all:initial}",
     "dialog{--bg:var(--ck-bg,#fff);--fg:var(--ck-fg,#1d1d1f);--mu:var(--ck-muted,#6e6e73);",
@@ -81,8 +86,6 @@ const CSS: &str = concat!(
     "box-shadow:var(--ck-shadow,0 1px 3px rgba(0,0,0,.12),0 24px 64px rgba(0,0,0,.32))}",
     "@media(prefers-color-scheme:dark){dialog{--bg:var(--ck-bg,#1f1f22);",
     "--fg:var(--ck-fg,#f5f5f7);--mu:var(--ck-muted,#a1a1a6);--ac:var(--ck-accent,#ff453a)}}",
-    "dialog[open]{animation:ck .18s ease-out}",
-    "@keyframes ck{from{opacity:0;transform:translateY(8px) scale(.98)}}",
     "dialog::backdrop{background:rgba(12,12,16,.5);backdrop-filter:blur(2px)}",
     "h2{margin:0 0 8px;font-size:18px;font-weight:650;line-height:1.3}",
     "p{margin:0}",
@@ -102,7 +105,7 @@ const CSS: &str = concat!(
     "color:var(--ck-accent-text,#fff)}",
     "[data-armed=false]{cursor:progress;background-image:linear-gradient(#0003,#0003)}",
     "button:disabled{opacity:.35;cursor:not-allowed}",
-    "@media(prefers-reduced-motion:reduce){dialog[open]{animation:none}button{transition:none}}",
+    "@media(prefers-reduced-motion:reduce){button{transition:none}}",
 );
 
 /// Who receives a card's decision.
