@@ -355,6 +355,9 @@ proptest! {
 
 // ---- the engine, fed agent-chosen values ------------------------------------------------
 
+/// `confirmTimeoutMs` of the fuzzed engine: the consent ledger judges expiry by it.
+const FUZZ_TIMEOUT_MS: f64 = 3_000.0;
+
 /// Actions: (name, declared control, approvers).
 const ACTIONS: [(&str, Option<Control>, Option<&str>); 4] = [
     ("readDoc", Some(Control::Open), None),
@@ -481,7 +484,7 @@ struct World {
 impl World {
     fn new(seed: u64) -> World {
         let config = Config {
-            confirm_timeout_ms: 3_000.0,
+            confirm_timeout_ms: FUZZ_TIMEOUT_MS,
             max_pending: 4,
             max_args_bytes: 4_096,
             ..Config::default()
@@ -493,7 +496,7 @@ impl World {
             ids: HashMap::new(),
             args_seen: vec![Value::Object(Vec::new())],
             call_ids: Vec::new(),
-            consent: Consent::default(),
+            consent: Consent::new(FUZZ_TIMEOUT_MS),
             runs: Vec::new(),
             ran: BTreeSet::new(),
             recorded: BTreeSet::new(),
@@ -521,6 +524,11 @@ impl World {
             self.registered[i] = true;
             self.ids.insert(i, id);
         }
+    }
+
+    fn issued_token(&self, i: usize) -> Option<String> {
+        let issued = &self.consent.issued;
+        (!issued.is_empty()).then(|| issued[i % issued.len()].token.clone())
     }
 
     fn pick<T: Clone>(list: &[T], i: usize) -> Option<T> {
@@ -565,9 +573,9 @@ impl World {
                 }
                 let token = match token {
                     TokenChoice::None => None,
-                    TokenChoice::Issued(i) => Self::pick(&self.consent.issued, *i).map(|t| t.0),
-                    TokenChoice::Tampered(i, at) => Self::pick(&self.consent.issued, *i).map(|t| {
-                        let mut chars: Vec<char> = t.0.chars().collect();
+                    TokenChoice::Issued(i) => self.issued_token(*i),
+                    TokenChoice::Tampered(i, at) => self.issued_token(*i).map(|t| {
+                        let mut chars: Vec<char> = t.chars().collect();
                         let at = at % chars.len();
                         chars[at] = if chars[at] == 'A' { 'B' } else { 'A' };
                         chars.into_iter().collect()
@@ -701,7 +709,8 @@ impl World {
                                     "soft Run without a confirming call",
                                 ));
                             };
-                            self.consent.soft_run(t, (n, a), (name, args))?;
+                            self.consent
+                                .soft_run(t, (n, a), (call_id, name, args), self.now)?;
                             SOFT_RUNS.fetch_add(1, Ordering::Relaxed);
                         }
                         Control::Open => prop_assert!(
@@ -726,7 +735,8 @@ impl World {
                         else {
                             return Err(TestCaseError::fail("token outside an invoke"));
                         };
-                        self.consent.issue(token, name, args)?;
+                        self.consent
+                            .issue(token, &outcome.call_id, (name, args), self.now)?;
                     }
                 }
                 Effect::Record(record) => {
@@ -735,6 +745,11 @@ impl World {
                         prop_assert!(self.recorded.insert(call), "two records for one call");
                         let ran = !matches!(record.outcome, RecordOutcome::NotRun);
                         prop_assert_eq!(ran, self.ran.contains(&call));
+                        self.consent.settled(
+                            &record.call_id,
+                            ran,
+                            record.reason.unwrap_or(record.gate.as_str()),
+                        );
                     }
                 }
                 Effect::Proposal(info) => {
