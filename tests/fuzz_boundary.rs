@@ -415,6 +415,9 @@ enum IdChoice {
 enum TokenChoice {
     None,
     Issued(usize),
+    /// An issued token with the action and args it was issued for: a proper confirmation, or
+    /// (after its call settled) a replay, which random names and args rarely make.
+    Redeem(usize),
     /// An issued token with one character changed.
     Tampered(usize, usize),
     Random(String),
@@ -438,7 +441,8 @@ fn op() -> impl Strategy<Value = Op> {
     ];
     let token = prop_oneof![
         2 => Just(TokenChoice::None),
-        4 => any::<usize>().prop_map(TokenChoice::Issued),
+        2 => any::<usize>().prop_map(TokenChoice::Issued),
+        2 => any::<usize>().prop_map(TokenChoice::Redeem),
         1 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| TokenChoice::Tampered(a, b)),
         1 => text().prop_map(TokenChoice::Random),
     ];
@@ -546,17 +550,22 @@ impl World {
                 token,
                 decline,
             } => {
-                let name = match name {
+                let mut name = match name {
                     NameChoice::Pool(i) => ACTIONS[*i].0.to_string(),
                     NameChoice::Random(s) => s.clone(),
                 };
-                let args = match args {
+                let mut args = match args {
                     ArgsChoice::Fresh(v) => Ok(v.clone()),
                     ArgsChoice::Earlier(i) => Ok(Self::pick(&self.args_seen, *i).unwrap()),
                     ArgsChoice::Unreadable => Err(Error::InvalidArgs(
                         "args.f: is a function, not JSON data".into(),
                     )),
                 };
+                if let (TokenChoice::Redeem(i), false) = (token, self.consent.issued.is_empty()) {
+                    let issued = &self.consent.issued[i % self.consent.issued.len()];
+                    name.clone_from(&issued.action);
+                    args = Ok(issued.args.clone());
+                }
                 if let Ok(v) = &args {
                     if self.args_seen.len() < 64 {
                         self.args_seen.push(v.clone());
@@ -573,7 +582,7 @@ impl World {
                 }
                 let token = match token {
                     TokenChoice::None => None,
-                    TokenChoice::Issued(i) => self.issued_token(*i),
+                    TokenChoice::Issued(i) | TokenChoice::Redeem(i) => self.issued_token(*i),
                     TokenChoice::Tampered(i, at) => self.issued_token(*i).map(|t| {
                         let mut chars: Vec<char> = t.chars().collect();
                         let at = at % chars.len();
