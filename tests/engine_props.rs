@@ -26,6 +26,8 @@ use engine_support::{v, Consent, SeededEntropy};
 use proptest::prelude::*;
 
 const MAX_PENDING: usize = 3;
+/// `confirmTimeoutMs` of every model: the consent ledger judges expiry by it.
+const TIMEOUT_MS: f64 = 1000.0;
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -58,7 +60,12 @@ const ARGS: [&str; 7] = [
 #[derive(Clone, Debug)]
 enum TokenChoice {
     None,
-    Captured(usize),
+    /// An issued token; with `follow`, the call also takes that token's action and args (a
+    /// proper confirmation, or a replay of one), which random names and args rarely match.
+    Captured {
+        index: usize,
+        follow: bool,
+    },
     Forged,
 }
 
@@ -115,7 +122,10 @@ fn decode(x: u64) -> Op {
             };
             let token = match take(8) {
                 0..=2 => TokenChoice::None,
-                3..=6 => TokenChoice::Captured(take(64)),
+                3..=6 => TokenChoice::Captured {
+                    index: take(64),
+                    follow: take(2) == 0,
+                },
                 _ => TokenChoice::Forged,
             };
             let flags = take(100);
@@ -221,7 +231,7 @@ fn def(index: usize) -> ActionDef {
 impl Model {
     fn new(seed: u64) -> Self {
         let config = Config {
-            confirm_timeout_ms: 1000.0,
+            confirm_timeout_ms: TIMEOUT_MS,
             max_pending: MAX_PENDING,
             ..Config::default()
         };
@@ -231,7 +241,7 @@ impl Model {
             hand_mode: false,
             ids: [None; ACTIONS.len()],
             stale: Vec::new(),
-            consent: Consent::default(),
+            consent: Consent::new(TIMEOUT_MS),
             runs: Vec::new(),
             run_count: BTreeMap::new(),
             recorded: BTreeSet::new(),
@@ -268,16 +278,28 @@ impl Model {
                 host_reject,
                 unreadable,
             } => {
-                let name = ACTIONS.get(*action).map_or("ghost", |a| a.0).to_string();
-                let args_value = v(ARGS[*args]);
+                let mut name = ACTIONS.get(*action).map_or("ghost", |a| a.0).to_string();
+                let mut args_value = v(ARGS[*args]);
                 let token = match token {
                     TokenChoice::None => None,
                     TokenChoice::Forged => Some("ckt_forged".to_string()),
-                    TokenChoice::Captured(i) if !self.consent.issued.is_empty() => {
+                    TokenChoice::Captured { index, follow } if !self.consent.issued.is_empty() => {
                         let issued = &self.consent.issued;
-                        Some(issued[i % issued.len()].0.clone())
+                        let issued = &issued[index % issued.len()];
+                        if *follow {
+                            name.clone_from(&issued.action);
+                            args_value = issued.args.clone();
+                        }
+                        // For the coverage test: a token presented again after its call
+                        // settled without running, for exactly its action and args.
+                        if let Some(how) = &issued.ended {
+                            if name == issued.action && args_value.canonical_eq(&issued.args) {
+                                self.seen.insert(format!("replayed:{how}"));
+                            }
+                        }
+                        Some(issued.token.clone())
                     }
-                    TokenChoice::Captured(_) => None,
+                    TokenChoice::Captured { .. } => None,
                 };
                 let req = InvokeRequest {
                     name: name.clone(),
@@ -443,8 +465,12 @@ impl Model {
                                     "soft Run without a confirming invoke",
                                 ));
                             };
-                            self.consent
-                                .soft_run(token, (req_name, req_args), (name, args))?;
+                            self.consent.soft_run(
+                                token,
+                                (req_name, req_args),
+                                (call_id, name, args),
+                                self.now,
+                            )?;
                         }
                         Control::Open => {
                             prop_assert!(
@@ -468,6 +494,11 @@ impl Model {
                     match record.call {
                         Some(call) => {
                             prop_assert!(self.recorded.insert(call), "two records for one call");
+                            self.consent.settled(
+                                &record.call_id,
+                                ran,
+                                record.reason.unwrap_or(record.gate.as_str()),
+                            );
                             prop_assert_eq!(
                                 ran,
                                 self.run_count.contains_key(&call),
@@ -515,7 +546,8 @@ impl Model {
                         };
                         prop_assert_eq!(t, ticket);
                         let token = outcome.confirm_token.as_deref().expect("token");
-                        self.consent.issue(token, name, args)?;
+                        self.consent
+                            .issue(token, &outcome.call_id, (name, args), self.now)?;
                     }
                 }
                 Effect::Proposal(info) => {
@@ -643,6 +675,9 @@ fn random_sequences_reach_every_gate_and_refusal() {
         "reason:action_disposed",
         "reason:disposed",
         "reason:hand_mode_off",
+        "replayed:declined",
+        "replayed:expired",
+        "replayed:action_disposed",
         "confirm:not_admin",
         "confirm:proposal_not_visible",
         "confirm:unknown_proposal",

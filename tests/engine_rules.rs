@@ -1277,3 +1277,97 @@ fn a_call_the_host_resolved_goes_to_that_registration_and_no_later_one() {
     h.finish(h.last_run(), Ok("r".into()), T0 + 2.0);
     assert_eq!(h.answered(t).gate, Gate::Fired);
 }
+
+// ---- two engines (two instances in one page) ----------------------------------------------
+
+/// Two engines with the same registrations, driven in step: their calls, tokens' calls and
+/// proposals get the same internal numbers, so a token table or id memory shared between them
+/// would confuse one's call with the other's. Each draws its own entropy.
+fn twins() -> (Harness, Harness) {
+    let mut pair = (Harness::new(), Harness::new());
+    for h in [&mut pair.0, &mut pair.1] {
+        h.action("archive", Some("soft"));
+        h.action("readDoc", Some("open"));
+    }
+    (pair.0, pair.1)
+}
+
+#[test]
+fn a_token_of_one_engine_is_bad_token_in_another_through_every_door() {
+    let (mut a, mut b) = twins();
+    let from_a = a.call("archive", "{}", None, T0);
+    let from_b = b.call("archive", "{}", None, T0);
+    let (token_a, token_b) = (soft_token(&a, from_a), soft_token(&b, from_b));
+    // Distinct seeds: the engines never hand out the same token or call id.
+    assert_ne!(token_a, token_b);
+    assert_ne!(a.answered(from_a).call_id, b.answered(from_b).call_id);
+    for via in Via::ALL {
+        // `b` has its own waiting call for exactly this action and args: A's token names
+        // nothing there, with or without a callId, declining or not.
+        for (call_id, decline) in [(None, false), (Some("x1"), false), (None, true)] {
+            let mut req = InvokeRequest::new("archive", v("{}"));
+            req.confirm_token = Some(token_a.clone());
+            req.call_id = call_id.map(Into::into);
+            req.decline = decline;
+            req.via = via;
+            let t = b.invoke(req, T0);
+            assert_eq!(b.answered(t).gate, Gate::Rejected, "{via:?}");
+            assert_eq!(b.answered(t).error.as_ref().unwrap().0, "bad_token");
+        }
+        // A's token together with B's callId of the waiting call: still not B's token.
+        let mut req = InvokeRequest::new("archive", v("{}"));
+        req.confirm_token = Some(token_a.clone());
+        req.call_id = Some(b.answered(from_b).call_id.clone());
+        req.via = via;
+        let t = b.invoke(req, T0);
+        assert_eq!(b.answered(t).error.as_ref().unwrap().0, "bad_token");
+    }
+    assert!(a.runs().is_empty() && b.runs().is_empty());
+    // Each engine's own token still confirms its own call, once.
+    let t = b.confirm_call("archive", "{}", &token_b, None, T0);
+    assert_eq!(b.runs().len(), 1);
+    assert_eq!(b.runs()[0].1, b.answered(from_b).call_id);
+    b.finish(b.last_run(), Ok("b".into()), T0);
+    assert_eq!(b.answered(t).gate, Gate::Confirmed);
+    assert!(a.runs().is_empty(), "b's confirmation ran nothing in a");
+    a.confirm_call("archive", "{}", &token_a, None, T0);
+    assert_eq!(a.runs().len(), 1);
+    // B's used token is as foreign to `a` as any: a fresh call in `a` is not confirmed by it.
+    let again = a.call("archive", "{}", None, T0);
+    let t = a.confirm_call("archive", "{}", &token_b, None, T0);
+    assert_eq!(a.answered(t).error.as_ref().unwrap().0, "bad_token");
+    assert_eq!(a.runs().len(), 1);
+    assert_eq!(a.answered(again).gate, Gate::NeedsConfirmation);
+}
+
+#[test]
+fn a_call_id_of_one_engine_is_a_new_call_in_another() {
+    let (mut a, mut b) = twins();
+    // A settled open call: the same callId and args in `b` run there, afresh.
+    let first = a.call("readDoc", "{}", Some("c1"), T0);
+    a.finish(a.last_run(), Ok("from a".into()), T0);
+    assert_eq!(a.answered(first).result.as_deref(), Some("from a"));
+    let in_b = b.call("readDoc", "{}", Some("c1"), T0);
+    assert_eq!(b.runs().len(), 1, "b runs its own c1");
+    b.finish(b.last_run(), Ok("from b".into()), T0);
+    assert_eq!(b.answered(in_b).result.as_deref(), Some("from b"));
+    // Other args under the same callId are no conflict in `b`'s memory either.
+    let other = a.call("readDoc", r#"{"x":1}"#, Some("c9"), T0);
+    a.finish(a.last_run(), Ok("a9".into()), T0);
+    assert_eq!(a.answered(other).gate, Gate::Fired);
+    let t = b.call("readDoc", r#"{"y":2}"#, Some("c9"), T0);
+    assert_eq!(b.runs().len(), 2);
+    b.finish(b.last_run(), Ok("b9".into()), T0);
+    assert_eq!(b.answered(t).gate, Gate::Fired);
+    // A soft call waiting in `a` under c2: c2 in `b` is b's own call, with its own token.
+    let waiting = a.call("archive", "{}", Some("c2"), T0);
+    let in_b = b.call("archive", "{}", Some("c2"), T0);
+    assert_ne!(soft_token(&a, waiting), soft_token(&b, in_b));
+    // Each engine: one record per call it settled, none for the other's.
+    assert_eq!(a.records().len(), 2);
+    assert_eq!(b.records().len(), 2);
+    assert!(b.records().iter().all(|r| !matches!(
+        &r.outcome,
+        RecordOutcome::Ok { value: Some(value) } if value == "from a"
+    )));
+}

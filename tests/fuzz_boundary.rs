@@ -355,6 +355,9 @@ proptest! {
 
 // ---- the engine, fed agent-chosen values ------------------------------------------------
 
+/// `confirmTimeoutMs` of the fuzzed engine: the consent ledger judges expiry by it.
+const FUZZ_TIMEOUT_MS: f64 = 3_000.0;
+
 /// Actions: (name, declared control, approvers).
 const ACTIONS: [(&str, Option<Control>, Option<&str>); 4] = [
     ("readDoc", Some(Control::Open), None),
@@ -412,6 +415,9 @@ enum IdChoice {
 enum TokenChoice {
     None,
     Issued(usize),
+    /// An issued token with the action and args it was issued for: a proper confirmation, or
+    /// (after its call settled) a replay, which random names and args rarely make.
+    Redeem(usize),
     /// An issued token with one character changed.
     Tampered(usize, usize),
     Random(String),
@@ -435,7 +441,8 @@ fn op() -> impl Strategy<Value = Op> {
     ];
     let token = prop_oneof![
         2 => Just(TokenChoice::None),
-        4 => any::<usize>().prop_map(TokenChoice::Issued),
+        2 => any::<usize>().prop_map(TokenChoice::Issued),
+        2 => any::<usize>().prop_map(TokenChoice::Redeem),
         1 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| TokenChoice::Tampered(a, b)),
         1 => text().prop_map(TokenChoice::Random),
     ];
@@ -481,7 +488,7 @@ struct World {
 impl World {
     fn new(seed: u64) -> World {
         let config = Config {
-            confirm_timeout_ms: 3_000.0,
+            confirm_timeout_ms: FUZZ_TIMEOUT_MS,
             max_pending: 4,
             max_args_bytes: 4_096,
             ..Config::default()
@@ -493,7 +500,7 @@ impl World {
             ids: HashMap::new(),
             args_seen: vec![Value::Object(Vec::new())],
             call_ids: Vec::new(),
-            consent: Consent::default(),
+            consent: Consent::new(FUZZ_TIMEOUT_MS),
             runs: Vec::new(),
             ran: BTreeSet::new(),
             recorded: BTreeSet::new(),
@@ -523,6 +530,11 @@ impl World {
         }
     }
 
+    fn issued_token(&self, i: usize) -> Option<String> {
+        let issued = &self.consent.issued;
+        (!issued.is_empty()).then(|| issued[i % issued.len()].token.clone())
+    }
+
     fn pick<T: Clone>(list: &[T], i: usize) -> Option<T> {
         (!list.is_empty()).then(|| list[i % list.len()].clone())
     }
@@ -538,17 +550,22 @@ impl World {
                 token,
                 decline,
             } => {
-                let name = match name {
+                let mut name = match name {
                     NameChoice::Pool(i) => ACTIONS[*i].0.to_string(),
                     NameChoice::Random(s) => s.clone(),
                 };
-                let args = match args {
+                let mut args = match args {
                     ArgsChoice::Fresh(v) => Ok(v.clone()),
                     ArgsChoice::Earlier(i) => Ok(Self::pick(&self.args_seen, *i).unwrap()),
                     ArgsChoice::Unreadable => Err(Error::InvalidArgs(
                         "args.f: is a function, not JSON data".into(),
                     )),
                 };
+                if let (TokenChoice::Redeem(i), false) = (token, self.consent.issued.is_empty()) {
+                    let issued = &self.consent.issued[i % self.consent.issued.len()];
+                    name.clone_from(&issued.action);
+                    args = Ok(issued.args.clone());
+                }
                 if let Ok(v) = &args {
                     if self.args_seen.len() < 64 {
                         self.args_seen.push(v.clone());
@@ -565,9 +582,9 @@ impl World {
                 }
                 let token = match token {
                     TokenChoice::None => None,
-                    TokenChoice::Issued(i) => Self::pick(&self.consent.issued, *i).map(|t| t.0),
-                    TokenChoice::Tampered(i, at) => Self::pick(&self.consent.issued, *i).map(|t| {
-                        let mut chars: Vec<char> = t.0.chars().collect();
+                    TokenChoice::Issued(i) | TokenChoice::Redeem(i) => self.issued_token(*i),
+                    TokenChoice::Tampered(i, at) => self.issued_token(*i).map(|t| {
+                        let mut chars: Vec<char> = t.chars().collect();
                         let at = at % chars.len();
                         chars[at] = if chars[at] == 'A' { 'B' } else { 'A' };
                         chars.into_iter().collect()
@@ -701,7 +718,8 @@ impl World {
                                     "soft Run without a confirming call",
                                 ));
                             };
-                            self.consent.soft_run(t, (n, a), (name, args))?;
+                            self.consent
+                                .soft_run(t, (n, a), (call_id, name, args), self.now)?;
                             SOFT_RUNS.fetch_add(1, Ordering::Relaxed);
                         }
                         Control::Open => prop_assert!(
@@ -726,7 +744,8 @@ impl World {
                         else {
                             return Err(TestCaseError::fail("token outside an invoke"));
                         };
-                        self.consent.issue(token, name, args)?;
+                        self.consent
+                            .issue(token, &outcome.call_id, (name, args), self.now)?;
                     }
                 }
                 Effect::Record(record) => {
@@ -735,6 +754,11 @@ impl World {
                         prop_assert!(self.recorded.insert(call), "two records for one call");
                         let ran = !matches!(record.outcome, RecordOutcome::NotRun);
                         prop_assert_eq!(ran, self.ran.contains(&call));
+                        self.consent.settled(
+                            &record.call_id,
+                            ran,
+                            record.reason.unwrap_or(record.gate.as_str()),
+                        );
                     }
                 }
                 Effect::Proposal(info) => {

@@ -14,7 +14,8 @@
  *   cross into the wasm and skip the Rust caller's cleanup.) An undefined property is skipped,
  *   as `JSON.stringify` skips it.
  * - It counts the JSON size as it goes, in UTF-8 bytes, and stops as soon as the count passes
- *   the budget, so a hostile million-key object costs no more than the budget allows. The count
+ *   the budget, so a hostile million-key object costs no more than the budget allows (a Proxy's
+ *   traps included: each key's descriptor is asked for as the walk reaches it). The count
  *   never exceeds the exact size (SPEC §3: the UTF-8 length of the JSON), so nothing within the
  *   budget is refused here; Rust measures the whole value again, exactly. It counts 4 or 5 for
  *   a literal; a number as `JSON.stringify` prints it; a string's bytes + 2 (its escapes are
@@ -185,6 +186,8 @@ const fieldLength = (v) => {
   const n = utf8Length(v);
   return String(n).length + n + 2;
 };
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 const bits = new DataView(new ArrayBuffer(8));
 /** @param {number} at */
@@ -420,9 +423,12 @@ export class ArgsReader {
    * @returns {Readonly<Record<string, unknown>> | null}
    */
   object(v, depth) {
-    /** @type {string[]} */
+    // Its own keys, and then whether each is enumerable as the walk reaches it: `Object.keys`
+    // would ask a Proxy for the descriptor of every key it claims (a hundred thousand traps)
+    // before the budget is first checked.
+    /** @type {(string | symbol)[]} */
     let keys = [];
-    try { keys = Object.keys(v); } catch { this.fail(WHY_UNREADABLE); }
+    try { keys = Reflect.ownKeys(v); } catch { this.fail(WHY_UNREADABLE); }
     /** @type {Record<string, unknown> | null} */
     const out = this.copy ? {} : null;
     /** @type {Set<string> | null} */
@@ -435,6 +441,10 @@ export class ArgsReader {
     let comma = 0;
     for (let i = 0; i < keys.length; i++) {
       let key = keys[i], item;
+      if (typeof key !== "string") continue;
+      let listed = false;
+      try { listed = isEnumerable.call(v, key); } catch { this.fail(WHY_UNREADABLE); }
+      if (!listed) continue;
       try { item = v[key]; } catch { this.fail(WHY_GETTER_THREW); }
       if (item === undefined) continue;
       const n = utf8Length(key);

@@ -9,6 +9,7 @@ use coworkkit::core::record::{ActionRecord, Approver, Outcome};
 use coworkkit::core::value::Value;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A deterministic PRNG (xorshift64*) standing in for `crypto.getRandomValues`.
 pub struct SeededEntropy(pub u64);
@@ -22,6 +23,14 @@ impl Entropy for SeededEntropy {
             *b = (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8;
         }
     }
+}
+
+/// SplitMix64's output function: distinct, well-spread seeds from a counter.
+pub fn splitmix64(n: u64) -> u64 {
+    let mut z = n.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// JSON text → value (panics on bad test input).
@@ -40,13 +49,18 @@ impl Harness {
         Self::with_config(Config::default())
     }
 
+    /// Each harness draws its own seed, as each instance in a page draws its own bytes from
+    /// `crypto.getRandomValues`: two harnesses never issue the same tokens or call ids.
     pub fn with_config(config: Config) -> Self {
+        static HARNESSES: AtomicU64 = AtomicU64::new(0);
+        let n = HARNESSES.fetch_add(1, Ordering::Relaxed);
+        Self::seeded(config, splitmix64(n))
+    }
+
+    /// A harness whose entropy starts from `seed`.
+    pub fn seeded(config: Config, seed: u64) -> Self {
         Harness {
-            engine: Engine::new(
-                config,
-                "s1".into(),
-                Box::new(SeededEntropy(0x9e37_79b9_7f4a_7c15)),
-            ),
+            engine: Engine::new(config, "s1".into(), Box::new(SeededEntropy(seed | 1))),
             effects: Vec::new(),
         }
     }
@@ -182,30 +196,81 @@ pub fn viewer() -> Option<Approver> {
     })
 }
 
-/// What the engine handed out that can later justify a `Run`: soft tokens (for which action and
-/// args) and hard proposals (for which call). The property models keep one each and ask it
-/// whether a `Run` had consent, so that rule is written once.
-#[derive(Default)]
+/// What the engine handed out that can later justify a `Run`, as the test saw it: soft tokens
+/// (for which call, action and args, and when by the test's own clock) and hard proposals (for
+/// which call). The property models keep one each and ask it whether a `Run` had consent, so
+/// that rule is written once, with the same knowledge as the e2e lab (tests/e2e/hostile/lab.js).
 pub struct Consent {
-    /// token → (action, args) it was issued for, in issue order.
-    pub issued: Vec<(String, String, Value)>,
-    /// Tokens that already let a call run.
-    pub used: std::collections::BTreeSet<String>,
+    /// Every token issued, in issue order.
+    pub issued: Vec<Issued>,
     /// proposal → (call id, action), as announced.
     pub proposals: Vec<(ProposalId, String, String)>,
+    /// The engine's `confirmTimeoutMs`, as the test configured it: a token's lifetime is judged
+    /// by the test's clock against it, never by the `expiresAt` the engine reports.
+    timeout_ms: f64,
+}
+
+/// One soft token, as issued.
+pub struct Issued {
+    pub token: String,
+    pub action: String,
+    pub args: Value,
+    /// The callId of the waiting call the token was issued to.
+    pub call_id: String,
+    /// The test's clock when the token was first answered.
+    pub issued_at: f64,
+    /// It let a call run.
+    pub used: bool,
+    /// Its call has settled (declined, expired, cancelled) without running on it: how, as the
+    /// record said. A token of a settled call consents nothing.
+    pub ended: Option<String>,
 }
 
 impl Consent {
-    /// A `needs_confirmation` answer to an invoke of `action` with `args` carried `token`; a
-    /// token answered again (a re-sent call) must be for the same action and args.
-    pub fn issue(&mut self, token: &str, action: &str, args: &Value) -> Result<(), TestCaseError> {
-        match self.issued.iter().find(|i| i.0 == token) {
-            Some((_, a, v)) if a == action && v.canonical_eq(args) => Ok(()),
+    pub fn new(timeout_ms: f64) -> Self {
+        Consent {
+            issued: Vec::new(),
+            proposals: Vec::new(),
+            timeout_ms,
+        }
+    }
+
+    /// A `needs_confirmation` answer, at `now`, to an invoke of `action` with `args` carried
+    /// `token` for the call `call_id`; a token answered again (a re-sent call) must be for the
+    /// same call, action and args, and keeps its first issue time.
+    pub fn issue(
+        &mut self,
+        token: &str,
+        call_id: &str,
+        (action, args): (&str, &Value),
+        now: f64,
+    ) -> Result<(), TestCaseError> {
+        match self.issued.iter().find(|i| i.token == token) {
+            Some(i) if i.action == action && i.args.canonical_eq(args) && i.call_id == call_id => {
+                Ok(())
+            }
             Some(_) => Err(TestCaseError::fail("one token for two calls")),
             None => {
-                self.issued
-                    .push((token.to_string(), action.to_string(), args.clone()));
+                self.issued.push(Issued {
+                    token: token.to_string(),
+                    action: action.to_string(),
+                    args: args.clone(),
+                    call_id: call_id.to_string(),
+                    issued_at: now,
+                    used: false,
+                    ended: None,
+                });
                 Ok(())
+            }
+        }
+    }
+
+    /// The call `call_id` settled with this record (`ran`: its outcome says it ran). A token
+    /// issued to it that never let it run is dead from now on.
+    pub fn settled(&mut self, call_id: &str, ran: bool, how: &str) {
+        for i in &mut self.issued {
+            if i.call_id == call_id && !i.used && !ran && i.ended.is_none() {
+                i.ended = Some(how.to_string());
             }
         }
     }
@@ -234,31 +299,53 @@ impl Consent {
         Ok(())
     }
 
-    /// A soft `Run` of `action` with `args` followed an invoke of `req_action` with `req_args`
-    /// presenting `token`: the token must have been issued for exactly that action and those
-    /// args, and never have been used.
+    /// A soft `Run` of the call `call_id` (`action` with `args`) at `now` followed a
+    /// (non-declining) invoke of `req_action` with `req_args` presenting `token`. The token
+    /// must have been issued to that very call, for exactly that action and those args, less
+    /// than `confirmTimeoutMs` ago by the test's clock, its call not settled (declined,
+    /// expired, cancelled), and never used.
     pub fn soft_run(
         &mut self,
         token: &str,
         (req_action, req_args): (&str, &Value),
-        (action, args): (&str, &Value),
+        (call_id, action, args): (&str, &str, &Value),
+        now: f64,
     ) -> Result<(), TestCaseError> {
-        let (_, issued_action, issued_args) = self
+        let timeout_ms = self.timeout_ms;
+        let issued = self
             .issued
-            .iter()
-            .find(|t| t.0 == token)
+            .iter_mut()
+            .find(|t| t.token == token)
             .ok_or_else(|| TestCaseError::fail("soft Run on a token never issued"))?;
-        prop_assert_eq!(issued_action, action);
+        prop_assert_eq!(
+            &issued.call_id,
+            call_id,
+            "soft Run of another call than the token's"
+        );
+        prop_assert_eq!(&issued.action, action);
         prop_assert_eq!(req_action, action);
         prop_assert!(
-            issued_args.canonical_eq(args),
+            issued.args.canonical_eq(args),
             "token issued for other args"
         );
         prop_assert!(
             req_args.canonical_eq(args),
             "confirming call had other args"
         );
-        prop_assert!(self.used.insert(token.to_string()), "token used twice");
+        prop_assert!(
+            issued.ended.is_none(),
+            "soft Run on a token whose call already settled ({:?})",
+            issued.ended
+        );
+        prop_assert!(
+            now < issued.issued_at + timeout_ms,
+            "soft Run on a token issued at {} and expired at {} by the test's clock (now {})",
+            issued.issued_at,
+            issued.issued_at + timeout_ms,
+            now
+        );
+        prop_assert!(!issued.used, "token used twice");
+        issued.used = true;
         Ok(())
     }
 }

@@ -137,20 +137,48 @@ test("the size: never more than the JSON's UTF-8 bytes, counted as it goes", () 
   assert.notEqual(tape("a\"b", 5)[0], "#", "the escape of the quote is not counted here");
 });
 
-test("the walk stops at the budget: a huge object costs no more than the budget allows", () => {
-  let reads = 0;
+/**
+ * A Proxy over `target` whose handler is `handler`, with every trap it receives counted in
+ * `traps` (by name), whether or not `handler` defines it: the reader's work on it, all of it.
+ */
+function counted(target, handler, traps) {
+  const meta = new Proxy(handler, {
+    get(h, trap) {
+      return (...a) => {
+        traps[trap] = (traps[trap] ?? 0) + 1;
+        return h[trap] ? h[trap](...a) : Reflect[trap](...a);
+      };
+    },
+  });
+  return new Proxy(target, meta);
+}
+const total = (traps) => Object.values(traps).reduce((a, b) => a + b, 0);
+
+test("the walk stops at the budget: a huge object costs no more than the budget allows, in every trap", () => {
   const keys = Array.from({ length: 100000 }, (_, i) => "k" + i);
-  const huge = new Proxy({}, {
+  const traps = {};
+  const huge = counted({}, {
     ownKeys: () => keys,
     getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }),
-    get: () => { reads++; return 1; },
-  });
+    get: () => 1,
+  }, traps);
   assert.match(tape(huge, 100), /^#\d+;$/);
-  assert.ok(reads < 20, `${reads} reads`);
-  let items = 0;
-  const claiming = new Proxy([], { get: (t, k) => (k === "length" ? 4294967295 : (items++, 1)) });
+  // About 100 / 7 keys fit the budget; each costs its descriptor and its read, and the object
+  // its prototype and its key list: the work is bounded by the budget, not the 100,000 keys.
+  assert.ok(total(traps) < 40, `traps: ${JSON.stringify(traps)}`);
+  assert.equal(traps.ownKeys, 1);
+  const arrayTraps = {};
+  const claiming = counted([], { get: (t, k) => (k === "length" ? 4294967295 : 1) }, arrayTraps);
   assert.equal(tape(claiming, 1 << 20), "#4294967296;", "the length is paid for before any item is read");
-  assert.equal(items, 0);
+  assert.deepEqual(arrayTraps, { get: 1 }, "only the length was read");
+  // Within the budget, the same object is read whole (nothing is refused for being a Proxy).
+  const smallTraps = {};
+  const small = counted({}, {
+    ownKeys: () => ["a", "b"],
+    getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }),
+    get: () => 1,
+  }, smallTraps);
+  assert.equal(tape(small), "{2:1:ai1;1:bi1;}");
 });
 
 test("lone surrogates read as U+FFFD in strings and keys, and are counted as its 3 bytes", () => {
