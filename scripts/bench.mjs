@@ -23,7 +23,7 @@ import { shippedFiles } from "./size.mjs";
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 // SPEC §9. The size budget is the hard limit; the test command also keeps a ceiling at the
 // measured size + 1 KB (SIZE_CEILING in scripts/test), which the table shows beside it.
-const BUDGET = { gzipBytes: 80 * 1024, invokeRatio: 3, cardRatio: 2, memoryGrowthBytes: 65536 };
+const BUDGET = { gzipBytes: 96 * 1024, invokeRatio: 3, cardRatio: 2, memoryGrowthBytes: 65536 };
 // The e2e suite's Chromium (its driver, flags and trusted clicks, so the bench sees the browser
 // the tests see), plus precise heap sizes.
 const EXTRA_FLAGS = ["--enable-precise-memory-info"];

@@ -151,7 +151,7 @@ test("a person walks through every gate; the hostile agent gets nowhere", async 
   card = await waitCard(page, (s) => s.open && s.confirmDisabled === false);
   assert.equal(card.summary, "Delete Website redesign and all its 12 tasks? This can't be undone.");
   assert.equal(card.focused, "cancel", "initial focus is on Cancel");
-  await sleep(600); // past the card's arm delay (and its entry animation, for the screenshot)
+  await sleep(600); // past the card's arm delay, for the screenshot
   await shot(page, "05-hard-card");
   if (process.env.COWORKKIT_UPDATE_DOCS === "1") copyFileSync(join(OUT, "05-hard-card.png"), join(ROOT, `docs/card-${ENGINE}.png`));
   await clickPart(page, "confirm");
