@@ -12,6 +12,14 @@
 //!   whose event time is at least `arm_delay_ms` after the card was shown (both on the
 //!   `performance.now()` clock), on a card that allows confirming and has not expired.
 //!   `element.click()` and `dispatchEvent` produce untrusted events and do nothing.
+//! - **Covered, it does not count.** Only another top-layer element (a popover, a modal dialog
+//!   opened after the card, fullscreen) can be drawn above the card, and a click passes through
+//!   one with `pointer-events: none` to Confirm beneath it. Where the browser can tell
+//!   ([IntersectionObserver v2](https://github.com/w3c/IntersectionObserver/blob/main/explainer.md)'s
+//!   `isVisible`, Chromium), Confirm is watched: while the browser reports it covered (or
+//!   transformed, filtered, faded), a click on it counts for nothing, and once uncovered the arm
+//!   delay starts again from the moment the browser saw it whole. The browser reports a change
+//!   within about 100 ms; other engines have no such report (SECURITY.md says what that leaves).
 //! - **Cancel** counts for any click on Cancel (trusted or not: cancelling is always safe, and the
 //!   card lives in a closed shadow root the agent's element actions never reach), for Escape
 //!   (the dialog's `cancel` event), and for the dialog being closed by anything other than
@@ -49,10 +57,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Document, Element, Event, EventTarget, HtmlButtonElement, HtmlDialogElement, HtmlElement,
-    Performance, ShadowRoot,
+    IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit, Performance,
+    ShadowRoot,
 };
 
-use super::convert::get;
+use super::convert::{get, set};
 use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
@@ -123,6 +132,11 @@ struct CurrentCard {
     arm_delay_ms: Cell<f64>,
     expires_at: Cell<f64>,
     confirm_allowed: Cell<bool>,
+    /// The browser reports Confirm covered (only where it can tell: see the module docs).
+    covered: Cell<bool>,
+    /// When the browser last saw Confirm become whole again, on the `performance.now()` clock:
+    /// the arm delay counts from here when that is later than `shown_at`.
+    uncovered_at: Cell<f64>,
 }
 
 /// The card's elements and state, shared by the layer and its listeners.
@@ -186,6 +200,21 @@ impl Parts {
         });
     }
 
+    /// What the browser reports of Confirm's visibility (IntersectionObserver v2): covered, or
+    /// whole again at `time`, from which the arm delay starts over.
+    fn seen(&self, visible: bool, time: f64) {
+        let card = &self.card;
+        // Observed before this card was shown (the previous one closing): not about it.
+        if time < card.shown_at.get() {
+            return;
+        }
+        if visible && card.covered.replace(false) {
+            card.uncovered_at.set(time);
+        } else if !visible {
+            card.covered.set(true);
+        }
+    }
+
     /// Every listener of the card: judges `event` by what was heard (see the module docs).
     fn hear(self: &Rc<Self>, input: Input, event: Event) {
         match input {
@@ -203,8 +232,10 @@ impl Parts {
                     performance_now
                 };
                 let card = &self.card;
+                let armed_from = card.shown_at.get().max(card.uncovered_at.get());
                 let armed = card.confirm_allowed.get()
-                    && at - card.shown_at.get() >= card.arm_delay_ms.get()
+                    && !card.covered.get()
+                    && at - armed_from >= card.arm_delay_ms.get()
                     && now() < card.expires_at.get();
                 if armed {
                     self.decide(Decision::Confirm);
@@ -258,6 +289,54 @@ pub struct CardLayer {
     ticker: Option<Interval>,
     arming: Option<Timeout>,
     _listeners: [EventListener; 5],
+    /// Watches whether Confirm can be seen, where the browser can tell.
+    visibility: Option<VisibilityWatch>,
+}
+
+/// An IntersectionObserver v2 on Confirm, disconnected on drop.
+struct VisibilityWatch {
+    observer: IntersectionObserver,
+    _callback: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl VisibilityWatch {
+    /// Watches `parts.confirm`, if the browser reports visibility (`isVisible` on its entries);
+    /// `None` where it does not.
+    fn new(parts: &Rc<Parts>) -> Option<VisibilityWatch> {
+        let window: JsValue = js::window()?.into();
+        let prototype = get(&get(&window, "IntersectionObserverEntry"), "prototype");
+        if !prototype.is_object() || !js_sys::Reflect::has(&prototype, &"isVisible".into()).ok()? {
+            return None;
+        }
+        let watched = parts.clone();
+        let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            for entry in entries.iter() {
+                let entry: IntersectionObserverEntry = entry.unchecked_into();
+                let visible = get(&entry, "isVisible").is_truthy();
+                watched.seen(visible, entry.time());
+            }
+        });
+        let options = IntersectionObserverInit::new();
+        options.set_threshold_f64(1.0);
+        // v2's options, not in web-sys's dictionary: visibility is tracked at most every
+        // `delay` ms, 100 being the least the browser accepts.
+        set(&options, "trackVisibility", true);
+        set(&options, "delay", 100);
+        let observer =
+            IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options)
+                .ok()?;
+        observer.observe(&parts.confirm);
+        Some(VisibilityWatch {
+            observer,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for VisibilityWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
 }
 
 /// The focused element, looking inside open shadow roots (a closed one yields its host).
@@ -352,6 +431,7 @@ impl CardLayer {
             listen(dialog, "keydown", Input::Key),
         ];
 
+        let visibility = VisibilityWatch::new(&parts);
         Ok(CardLayer {
             host,
             parts,
@@ -359,6 +439,7 @@ impl CardLayer {
             ticker: None,
             arming: None,
             _listeners: listeners,
+            visibility,
         })
     }
 
@@ -412,6 +493,10 @@ impl CardLayer {
             card.arm_delay_ms.set(arm_delay_ms);
             card.expires_at.set(model.expires_at);
             card.confirm_allowed.set(model.confirm_allowed);
+            // A new card starts uncovered: the browser reports a cover within ~100 ms of it
+            // appearing, and a report of the previous card closing must not hold this one.
+            card.covered.set(false);
+            card.uncovered_at.set(0.0);
         }
 
         // A quarter-second tick, writing only when the text changes: the countdown follows the
@@ -472,6 +557,7 @@ impl Drop for CardLayer {
     /// the fields drop. No listener calls user code synchronously, so this is safe even from
     /// inside an `on_decision` callback.
     fn drop(&mut self) {
+        self.visibility.take();
         self.close();
         self.host.remove();
     }
