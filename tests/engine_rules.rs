@@ -1371,3 +1371,21 @@ fn a_call_id_of_one_engine_is_a_new_call_in_another() {
         RecordOutcome::Ok { value: Some(value) } if value == "from a"
     )));
 }
+
+#[test]
+fn only_the_front_proposal_of_a_live_engine_is_visible() {
+    let mut h = Harness::new();
+    h.action("wipe", Some("hard"));
+    h.call("wipe", r#"{"n":1}"#, None, T0);
+    h.call("wipe", r#"{"n":2}"#, None, T0);
+    let ids: Vec<_> = h.engine.pending().iter().map(|p| p.id).collect();
+    assert!(h.engine.is_visible(ids[0]));
+    assert!(!h.engine.is_visible(ids[1]), "second in the queue");
+    h.engine.cancel(ids[0], CancelReason::App, T0);
+    h.drain();
+    assert!(!h.engine.is_visible(ids[0]), "settled");
+    assert!(h.engine.is_visible(ids[1]), "now in front");
+    h.engine.dispose(T0);
+    h.drain();
+    assert!(!h.engine.is_visible(ids[1]), "disposed");
+}

@@ -209,14 +209,11 @@ impl<R: Clone> Engine<R> {
         }
     }
 
-    /// The random bits of a fresh call id (`CALL_ID_PREFIX` and these 16 bytes in hex, see
-    /// [`hex_id`](crate::core::ids::hex_id)): for a host that names a call before it hands it
-    /// in, so that it can write the id's text its own way. The engine draws its ids the same
-    /// way.
-    pub fn draw_call_id(&mut self) -> [u8; 16] {
-        let mut bytes = [0u8; 16];
-        self.entropy.fill(&mut bytes);
-        bytes
+    /// Is `proposal` the visible card (waiting, first in the queue) of an engine not disposed?
+    /// A host that ran app code between [`Effect::ShowCard`] and drawing the card (a summary, an
+    /// approver callback) asks before it draws: that code may have settled or disposed it.
+    pub fn is_visible(&self, proposal: ProposalId) -> bool {
+        !self.disposed && matches!(self.queue.find(proposal), Some((0, _)))
     }
 
     /// Is Hand mode armed?

@@ -226,8 +226,13 @@ impl Instance {
         }
     }
 
-    /// Draws the card for a proposal (making the card's DOM on first use).
+    /// Draws the card for a proposal (making the card's DOM on first use). The summary and the
+    /// approver are app code, which may settle the proposal or dispose the instance: the card is
+    /// drawn only if the proposal is still the visible one afterwards.
     fn show_card(&self, req: CardCall) {
+        if !self.engine().is_visible(req.proposal) {
+            return;
+        }
         let (summary_fn, description) = self
             .registry
             .with(req.action, |a| (a.summary.clone(), a.description.clone()))
@@ -238,6 +243,9 @@ impl Instance {
             .and_then(|f| f.call1(&JsValue::UNDEFINED, &req.snapshot).ok())
             .and_then(|v| v.as_string());
         let approver = self.approver();
+        if !self.engine().is_visible(req.proposal) {
+            return;
+        }
         let role = approver.as_ref().and_then(|a| a.role.as_deref());
         let confirm_allowed = self.engine().may_confirm(req.proposal, role);
         let notice = match (&req.approvers, confirm_allowed) {
