@@ -1389,3 +1389,28 @@ fn only_the_front_proposal_of_a_live_engine_is_visible() {
     h.drain();
     assert!(!h.engine.is_visible(ids[1]), "disposed");
 }
+
+#[test]
+fn after_dispose_a_resent_call_gets_its_own_outcome_and_a_new_one_is_cancelled() {
+    let mut h = Harness::new();
+    h.action("read", Some("open"));
+    let t = h.call("read", "{}", Some("c1"), T0);
+    h.finish(h.last_run(), Ok("done".into()), T0);
+    assert_eq!(h.answered(t).gate, Gate::Fired);
+    let records = h.records().len();
+    h.engine.dispose(T0 + 1.0);
+    h.drain();
+    // The call that fired is still the call that fired, and no second record says otherwise.
+    let again = h.call("read", "{}", Some("c1"), T0 + 2.0);
+    assert_eq!(h.answered(again).gate, Gate::Fired);
+    assert_eq!(h.records().len(), records);
+    // Other args under the same id: a conflict, as before dispose.
+    let other = h.call("read", r#"{"x":1}"#, Some("c1"), T0 + 3.0);
+    assert_eq!(
+        h.answered(other).error.as_ref().unwrap().0,
+        "call_id_conflict"
+    );
+    // A new call is cancelled at once.
+    let fresh = h.call("read", "{}", Some("c2"), T0 + 4.0);
+    assert_eq!(h.answered(fresh).gate, Gate::Cancelled);
+}

@@ -134,7 +134,8 @@ impl Coworkkit {
     }
 
     /// Settles everything pending as cancelled (`disposed`), aborts `ctx.signal`, removes the
-    /// SDK's DOM. Later calls answer `cancelled` at once.
+    /// SDK's DOM. Later calls answer `cancelled` at once (a re-sent `callId` it still remembers gets
+    /// its own outcome).
     pub fn dispose(&self) {
         self.inner.dispose();
     }

@@ -71,6 +71,17 @@ impl<R: Clone> Engine<R> {
             }
         };
         if self.disposed {
+            // A re-sent call the engine still knows gets its own answer, as before `dispose`:
+            // "cancelled" for a call that fired would tell the agent it did not happen.
+            if let Some(known) = arrival
+                .call_id
+                .as_deref()
+                .and_then(|id| self.memory.call_id(id))
+            {
+                arrival.args = args;
+                arrival.snapshot = snapshot;
+                return self.resend(known, arrival, confirm_token, decline, host_rejection, now);
+            }
             // A snapshot of harmless size is kept for the record; a huge one is not worth it.
             if args
                 .json_len_within(MAX_DEPTH, self.config.number_text)
