@@ -51,6 +51,9 @@ pub(crate) struct Arrival {
     /// `invoke`: the call's `confirmToken` and `decline`. The tool doors: `None`, a soft
     /// action's arguments carry them.
     pub(crate) confirm: Option<(Field, bool)>,
+    /// Why the door itself refuses the call, before any other rule (a WebMCP tool withdrawn
+    /// from its model context).
+    pub(crate) refused: Option<Error>,
 }
 
 impl Arrival {
@@ -73,6 +76,7 @@ impl Arrival {
             call_id: fields.call_id,
             call_id_js: fields.call_id_js,
             confirm: Some((fields.confirm_token, fields.decline)),
+            refused: None,
         }
     }
 
@@ -86,6 +90,7 @@ impl Arrival {
             call_id: call.id.map_or(Field::Absent, Field::Text),
             call_id_js: None,
             confirm: None,
+            refused: None,
         }
     }
 
@@ -106,6 +111,7 @@ impl Arrival {
             call_id: Field::Absent,
             call_id_js: None,
             confirm: None,
+            refused: None,
         }
     }
 }
@@ -137,13 +143,14 @@ pub(crate) fn prepare(
         call_id,
         call_id_js,
         confirm,
+        refused,
     } = arrival;
-    let mut rejection = None;
+    let mut rejection = refused;
     let call_id = match call_id {
         Field::Absent => None,
         Field::Text(id) if !id.is_empty() && id.len() <= MAX_CALL_ID_BYTES => Some(id),
         _ => {
-            rejection = Some(call_id_error(via));
+            rejection.get_or_insert(call_id_error(via));
             None
         }
     };

@@ -7,7 +7,9 @@
 //!
 //! An exposure registers every action (or the ones it names) now, and each action defined
 //! later; each registration owns an `AbortController`, aborted when its action is disposed,
-//! when the exposure is disposed, or with the instance. The instance hands in each tool object
+//! when the exposure is disposed, or with the instance; a withdrawn tool's `execute`, called
+//! anyway (an agent that kept the tool object, a model context that ignores the abort), fires
+//! nothing and answers `rejected` with `unknown_action`. The instance hands in each tool object
 //! (everything but `execute`) and the one callback every `execute` goes through.
 
 use std::cell::{Cell, RefCell};
@@ -24,9 +26,25 @@ use super::js;
 use crate::core::engine::ActionId;
 use crate::core::error::Error;
 
-/// What every tool's `execute(input)` calls: the instance's WebMCP door, given the action's name
-/// and the input; resolves with the compact outcome and never rejects.
-pub(crate) type Execute = Rc<dyn Fn(&str, JsValue) -> Promise>;
+/// What every tool's `execute(input)` calls: the instance's WebMCP door, given the tool and the
+/// input; resolves with the compact outcome and never rejects.
+pub(crate) type Execute = Rc<dyn Fn(&Tool, JsValue) -> Promise>;
+
+/// One registered tool, as its `execute` knows it.
+pub(crate) struct Tool {
+    /// The action's name.
+    pub(crate) name: String,
+    /// Aborted when the tool is withdrawn (its action or exposure disposed, or the instance).
+    signal: AbortSignal,
+}
+
+impl Tool {
+    /// Whether the tool was withdrawn from its model context: an agent that kept the tool
+    /// object (or a model context that ignored the abort) may still call its `execute`.
+    pub(crate) fn withdrawn(&self) -> bool {
+        self.signal.aborted()
+    }
+}
 
 /// The tool object of an action (everything but `execute`), `None` when it is not registered.
 pub(crate) type ToolOf<'a> = &'a dyn Fn(ActionId) -> Option<JsValue>;
@@ -186,13 +204,18 @@ impl ModelContexts {
         };
         // No borrow is held while `registerTool` (a polyfill's, perhaps) runs.
         let tool = tool_of(action)?;
+        let controller = AbortController::new().ok()?;
+        let signal = controller.signal();
+        let callee = Tool {
+            name: name.to_owned(),
+            signal: signal.clone(),
+        };
         set(
             tool.unchecked_ref::<Object>(),
             "execute",
-            executor(&self.execute, name),
+            executor(&self.execute, callee),
         );
-        let (controller, accepted) = register(&target, &tool)?;
-        let signal = controller.signal();
+        let accepted = register(&target, &tool, &signal);
         match self.list.borrow_mut().iter_mut().find(|e| e.id == id) {
             Some(exposure) => exposure.tools.push((action, controller)),
             // Disposed meanwhile: the tool goes at once.
@@ -245,28 +268,26 @@ impl ModelContexts {
     }
 }
 
-/// Registers one tool; returns the registration's controller and the promise of its
-/// acceptance (a refusal thrown at once is a rejected promise too).
-fn register(target: &Target, tool: &JsValue) -> Option<(AbortController, Promise)> {
-    let controller = AbortController::new().ok()?;
+/// Registers one tool with the registration's `signal`; returns the promise of its acceptance
+/// (a refusal thrown at once is a rejected promise too).
+fn register(target: &Target, tool: &JsValue, signal: &AbortSignal) -> Promise {
     // `{ signal, exposedTo }`, `exposedTo` only when given.
     let options = Object::new();
-    set(&options, "signal", controller.signal());
+    set(&options, "signal", signal);
     if !target.exposed_to.is_undefined() {
         set(&options, "exposedTo", &target.exposed_to);
     }
-    let accepted = match target.register.call2(&target.context, tool, &options) {
+    match target.register.call2(&target.context, tool, &options) {
         Ok(returned) => Promise::resolve(&returned),
         Err(thrown) => Promise::reject(&thrown),
-    };
-    Some((controller, accepted))
+    }
 }
 
-/// The tool's `execute(input)`: the instance's door for `name`. The browser keeps the tool
+/// The tool's `execute(input)`: the instance's door for `tool`. The browser keeps the tool
 /// object, so the closure holds only the callback (which holds the instance weakly).
-fn executor(execute: &Execute, name: &str) -> JsValue {
-    let (execute, name) = (execute.clone(), name.to_owned());
-    Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| execute(&name, input))
+fn executor(execute: &Execute, tool: Tool) -> JsValue {
+    let execute = execute.clone();
+    Closure::<dyn Fn(JsValue) -> Promise>::new(move |input: JsValue| execute(&tool, input))
         .into_js_value()
 }
 

@@ -41,7 +41,7 @@ use super::spec::{read_spec, Options};
 use super::standard::{self, Check};
 use super::time::now;
 use super::watch::WatchPanels;
-use super::webmcp::{Execute, ModelContexts};
+use super::webmcp::{Execute, ModelContexts, Tool};
 use crate::core::engine::{ActionId, Engine, Entropy, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::ids::random_id;
@@ -188,11 +188,11 @@ impl Instance {
                 }
             });
             let weak = me.clone();
-            let execute: Execute = Rc::new(move |name: &str, input: JsValue| {
+            let execute: Execute = Rc::new(move |tool: &Tool, input: JsValue| {
                 match weak.upgrade() {
-                    Some(inst) => inst.execute(name, &input),
+                    Some(inst) => inst.execute(tool, &input),
                     // Collected by JavaScript: answered as a disposed instance would be.
-                    None => js::compact(&Promise::resolve(&disposed_outcome()), name),
+                    None => js::compact(&Promise::resolve(&disposed_outcome()), &tool.name),
                 }
             });
             Instance {
@@ -295,16 +295,21 @@ impl Instance {
         js::answer(&outcome, shape, id, &name)
     }
 
-    /// A WebMCP tool's `execute(input)` (SPEC §7.2): resolves with the compact outcome.
-    fn execute(&self, name: &str, input: &JsValue) -> Promise {
+    /// A WebMCP tool's `execute(input)` (SPEC §7.2): resolves with the compact outcome. A tool
+    /// withdrawn from its model context fires nothing: its call is refused as unknown.
+    fn execute(&self, tool: &Tool, input: &JsValue) -> Promise {
         let max = self.engine().config().max_args_bytes;
         let input = if input.is_undefined() || input.is_null() {
             Ok(Value::Object(Vec::new()))
         } else {
             read_value(input, max)
         };
-        let outcome = self.enter(Arrival::webmcp(name, input));
-        js::compact(&outcome, name)
+        let mut arrival = Arrival::webmcp(&tool.name, input);
+        if tool.withdrawn() {
+            arrival.refused = Some(Error::UnknownAction(tool.name.clone()));
+        }
+        let outcome = self.enter(arrival);
+        js::compact(&outcome, &tool.name)
     }
 
     /// Where every door's call goes: the shared rules ([`prepare`], with the action's name
