@@ -321,7 +321,9 @@
       const resultId = result.tool_call_id ?? result.call_id ?? result.tool_use_id;
       const original = typeof token === "string" && content.gate !== "rejected" ? inst.issued.get(token)?.callId : undefined;
       const callIds = [...new Set([original, inst.aliases.get(resultId), resultId].filter((x) => typeof x === "string"))];
-      if (original && explicitId && explicitId !== original) inst.aliases.set(explicitId, original);
+      // An id that is already an alias keeps its first call: the SDK answers it from that
+      // call's memory, whatever token it carries now.
+      if (original && explicitId && explicitId !== original && !inst.aliases.has(explicitId)) inst.aliases.set(explicitId, original);
       inst.answers.push({ callIds, gate: content.gate, code: content.error?.code, door: "tool" });
       settleAttempt(attempt, content.gate, null);
       if (content.ok && !["fired", "confirmed"].includes(content.gate)) violation(`ok tool outcome with gate ${content.gate}`);
