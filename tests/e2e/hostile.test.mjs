@@ -568,3 +568,197 @@ test("an untrusted agent through WebMCP's executeTool: no hard fire without a cl
     if (mcpEnv !== env) await mcpEnv.close();
   }
 });
+
+// ---- the attacks never tried (issue 21) -----------------------------------------------------
+
+/** Waits until `fn(arg)` in the page is truthy (polling), or fails naming `what`. */
+async function until(p, fn, arg, what, ms = 5000) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) {
+    const v = await p.evaluate(fn, arg);
+    if (v) return v;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test("two instances in one page: a token, a callId and a proposal id of one are nothing to the other", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async () => {
+    const a = lab.setup({ armDelayMs: 100 });
+    const b = lab.setup({ armDelayMs: 100 });
+    lab.inst = a;
+    const softA = await lab.call(a, { name: "archiveThread", args: { t: 1 }, callId: "shared_soft" });
+    const softB = await lab.call(b, { name: "archiveThread", args: { t: 2 }, callId: "other_soft" });
+    lab.call(a, { name: "deleteProject", args: { projectId: "a-card" }, callId: "shared_hard" }).then((o) => { window.hardA = o; });
+    await lab.sleep(20);
+    const proposalA = a.ck.pending()[0];
+    const tA = softA.confirmToken, tB = softB.confirmToken;
+    const view = (o) => (o ? `${o.gate}/${o.error?.code ?? ""}` : "null");
+    const tool = async (inst, name, input, id) => {
+      const res = await lab.tool(inst, { type: "tool_use", id, name, input });
+      const c = JSON.parse(res.content);
+      return `${c.gate}/${c.error?.code ?? ""}`;
+    };
+    const out = {
+      // A's token on B: with A's args, with B's own args, as a decline, under A's callId.
+      tokenOnB: view(await lab.call(b, { name: "archiveThread", args: { t: 1 }, confirmToken: tA })),
+      tokenOnBOwnArgs: view(await lab.call(b, { name: "archiveThread", args: { t: 2 }, confirmToken: tA })),
+      declineOnB: view(await lab.call(b, { name: "archiveThread", args: { t: 1 }, confirmToken: tA, decline: true })),
+      tokenOnBSameId: view(await lab.call(b, { name: "archiveThread", args: { t: 1 }, confirmToken: tA, callId: "shared_soft" })),
+      toolOnB: await tool(b, "archiveThread", { t: 1, confirmToken: tA }, "tc_cross_1"),
+      toolDeclineOnB: await tool(b, "archiveThread", { t: 1, confirmToken: tA, decline: true }, "tc_cross_2"),
+      // B's token on A.
+      tokenOnA: view(await lab.call(a, { name: "archiveThread", args: { t: 2 }, confirmToken: tB })),
+      toolOnA: await tool(a, "archiveThread", { t: 2, confirmToken: tB }, "tc_cross_3"),
+      // A's proposal id: as a token on B, and cancelled through B.
+      proposalAsToken: view(await lab.call(b, { name: "archiveThread", args: { t: 1 }, confirmToken: proposalA.id })),
+      cancelOnB: b.ck.cancel(proposalA.id),
+    };
+    // A's hard callId on B is a call of B's own (its own card), never A's.
+    lab.call(b, { name: "deleteProject", args: { projectId: "a-card" }, callId: "shared_hard" }).then((o) => { window.hardB = o; });
+    await lab.sleep(20);
+    out.pendingB = b.ck.pending().map((q) => q.callId);
+    out.cancelSharedOnB = b.ck.cancel(b.ck.pending()[0]?.id ?? "");
+    await lab.sleep(20);
+    out.hardB = view(window.hardB);
+    out.pendingA = a.ck.pending().map((q) => `${q.id === proposalA.id}/${q.callId}`);
+    out.softRunsBefore = lab.stats.softRuns;
+    // The positive control: A's token still confirms A's call, on A; B's on B.
+    out.confirmA = view(await lab.call(a, { name: "archiveThread", args: { t: 1 }, confirmToken: tA }));
+    out.confirmB = view(await lab.call(b, { name: "archiveThread", args: { t: 2 }, confirmToken: tB }));
+    out.tokensDiffer = tA !== tB && typeof tA === "string" && typeof tB === "string";
+    return out;
+  });
+  for (const key of ["tokenOnB", "tokenOnBOwnArgs", "declineOnB", "tokenOnBSameId", "toolOnB", "toolDeclineOnB", "tokenOnA", "toolOnA", "proposalAsToken"]) {
+    assert.equal(r[key], "rejected/bad_token", key);
+  }
+  assert.equal(r.cancelOnB, false, "B cannot cancel A's proposal");
+  assert.deepEqual(r.pendingB, ["shared_hard"]);
+  assert.equal(r.cancelSharedOnB, true);
+  assert.equal(r.hardB, "cancelled/cancelled_by_app", "B's own call of that callId, cancelled on B");
+  assert.deepEqual(r.pendingA, ["true/shared_hard"], "A's card still waits, untouched");
+  assert.equal(r.softRunsBefore, 0, "nothing fired before the positive control");
+  assert.equal(r.confirmA, "confirmed/");
+  assert.equal(r.confirmB, "confirmed/");
+  assert.ok(r.tokensDiffer);
+  // A's card still takes a person's click on A.
+  await waitCard(p, (s) => s.open && s.summary === "Delete a-card?");
+  await sleep(150);
+  await trustedConfirm(p);
+  await until(p, () => window.hardA, undefined, "A's hard call");
+  assert.equal(await p.evaluate(() => window.hardA.gate), "confirmed");
+  assert.equal(await hardRuns(p), 1);
+  const f = await finish(p, "two instances");
+  assert.ok(f.stats.badToken.foreign >= 6, `foreign tokens refused: ${JSON.stringify(f.stats.badToken)}`);
+});
+
+test("huge callId, confirmToken and name (16 MiB) through invoke and handleToolCall: refused, wasm memory flat", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup();
+    const big = "x".repeat(16 << 20);
+    const bigToken = "ckt_" + "0".repeat(16 << 20);
+    const mid = "y".repeat(200000);
+    const midToken = "ckt_" + "1".repeat(200000);
+    const round = async (withMid = false) => {
+      const codes = {};
+      const note = (key, gate, code) => { codes[key] = `${gate}/${code ?? ""}`; };
+      const inv = async (key, call) => { const o = await lab.call(inst, call); note(key, o.gate, o.error?.code); };
+      const tool = async (key, call) => { const res = await lab.tool(inst, call); const c = JSON.parse(res.content ?? res.output); note(key, c.gate, c.error?.code); };
+      await inv("invoke name", { name: big, args: {} });
+      await inv("invoke callId", { name: "readDoc", args: {}, callId: big });
+      await inv("invoke token", { name: "archiveThread", args: {}, confirmToken: bigToken });
+      await tool("openai name", { id: "h1", type: "function", function: { name: big, arguments: "{}" } });
+      await tool("openai id", { id: big, type: "function", function: { name: "readDoc", arguments: "{}" } });
+      await tool("responses name", { type: "function_call", call_id: "h2", name: big, arguments: "{}" });
+      await tool("responses id", { type: "function_call", call_id: big, name: "readDoc", arguments: "{}" });
+      await tool("anthropic name", { type: "tool_use", id: "h3", name: big, input: {} });
+      await tool("anthropic id", { type: "tool_use", id: big, name: "readDoc", input: {} });
+      await tool("anthropic token", { type: "tool_use", id: "h4", name: "archiveThread", input: { confirmToken: bigToken } });
+      await tool("openai token", { id: "h5", type: "function", function: { name: "archiveThread", arguments: JSON.stringify({ confirmToken: bigToken }) } });
+      if (withMid) {
+        // Under that length bound (200,000 characters), each field is judged for what it is.
+        await tool("openai name 200k", { id: "h6", type: "function", function: { name: mid, arguments: "{}" } });
+        await tool("responses id 200k", { type: "function_call", call_id: mid, name: "readDoc", arguments: "{}" });
+        await tool("anthropic token 200k", { type: "tool_use", id: "h7", name: "archiveThread", input: { confirmToken: midToken } });
+      }
+      return codes;
+    };
+    // Warm up with a normal call through each door, so the first huge one pays for nothing else.
+    await lab.call(inst, { name: "readDoc", args: {} });
+    await lab.tool(inst, { type: "tool_use", id: "warm", name: "readDoc", input: {} });
+    const m0 = window.wasmMemoryBytes();
+    const first = await round();
+    const m1 = window.wasmMemoryBytes();
+    const second = await round();
+    const m2 = window.wasmMemoryBytes();
+    // Fields under the tool door's length bound are copied in to be judged: once, not per call.
+    const third = await round(true);
+    const m3 = window.wasmMemoryBytes();
+    const fourth = await round(true);
+    const m4 = window.wasmMemoryBytes();
+    return { first, second, third, fourth, m0, m1, m2, m3, m4, runs: lab.stats.openRuns + lab.stats.softRuns };
+  });
+  console.log(`hostile: huge fields: wasm memory ${r.m0} → ${r.m1} → ${r.m2} B (16 MiB fields), → ${r.m3} → ${r.m4} B (with 200,000-character ones)`);
+  const expected = {
+    "invoke name": "rejected/unknown_action", "invoke callId": "rejected/invalid_args", "invoke token": "rejected/bad_token",
+    // A tool call's string fields are refused by their length before anything is read
+    // (src/js/read.js: longer than 4 × maxArgsBytes + 4096), as too large, whichever field.
+    "openai name": "rejected/args_too_large", "openai id": "rejected/args_too_large",
+    "responses name": "rejected/args_too_large", "responses id": "rejected/args_too_large",
+    "anthropic name": "rejected/args_too_large", "anthropic id": "rejected/args_too_large",
+    "anthropic token": "rejected/args_too_large", "openai token": "rejected/args_too_large",
+  };
+  const mid = { ...expected, "openai name 200k": "rejected/unknown_action", "responses id 200k": "rejected/invalid_args",
+    "anthropic token 200k": "rejected/args_too_large" };
+  assert.deepEqual(r.first, expected);
+  assert.deepEqual(r.second, expected);
+  assert.deepEqual(r.third, mid);
+  assert.deepEqual(r.fourth, mid);
+  assert.equal(r.m4, r.m3, "200,000-character fields grow wasm memory once at most, not per call");
+  assert.ok(r.m4 <= MEMORY_BOUND);
+  assert.equal(r.runs, 2, "only the two warm-up calls ran");
+  assert.ok(r.m1 - r.m0 <= 65536, `wasm memory grew by ${r.m1 - r.m0} B on 16 MiB fields (at most one page allowed)`);
+  assert.equal(r.m2, r.m1, "and not at all the second time");
+  await finish(p, "huge fields");
+});
+
+/** Names that differ from a registered one only by Unicode, case or an invisible character. */
+const LOOKALIKES = [
+  "readD\u043Ec", // Cyrillic о
+  "\u212AeepDoc", // Kelvin sign K (NFKC: "KeepDoc", lower case: "keepdoc")
+  "\uFF52\uFF45\uFF41\uFF44\uFF24\uFF4F\uFF43", // fullwidth "readDoc"
+  "readDoc\u0301", "rea\u0308dDoc", // combining marks
+  "readDoc ", " readDoc", "readDoc\u0000", "readDoc\t", "read\u200BDoc", "readDoc\uFEFF", "readDoc\u00A0",
+  "READDOC", "readdoc", "ReadDoc", "KeepDoc", "keepdoc", "KEEPDOC",
+];
+
+test("tool names that differ by Unicode, case or an invisible character: unknown_action at every door", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async (names) => {
+    const inst = lab.setup();
+    inst.ck.defineAction({ name: "keepDoc", description: "Keep a document.", control: "open", run: inst.run("open", "keepDoc") });
+    const seen = {};
+    const note = (door, name, gate, code) => { const k = `${gate}/${code ?? ""}`; (seen[k] ??= []).push(`${door}:${JSON.stringify(name)}`); };
+    for (const name of names) {
+      const o = await lab.call(inst, { name, args: {} });
+      note("invoke", name, o.gate, o.error?.code);
+      for (const call of [
+        { id: "u1", type: "function", function: { name, arguments: "{}" } },
+        { type: "function_call", call_id: "u2", name, arguments: "{}" },
+        { type: "tool_use", id: "u3", name, input: {} },
+      ]) {
+        const res = await lab.tool(inst, call);
+        const c = JSON.parse(res.content ?? res.output);
+        note(call.type, name, c.gate, c.error?.code);
+      }
+    }
+    const runsBefore = lab.stats.openRuns;
+    const control = [(await lab.call(inst, { name: "readDoc", args: {} })).gate, (await lab.call(inst, { name: "keepDoc", args: {} })).gate];
+    return { seen, runsBefore, control };
+  }, LOOKALIKES);
+  assert.deepEqual(Object.keys(r.seen), ["rejected/unknown_action"], JSON.stringify(r.seen));
+  assert.equal(r.seen["rejected/unknown_action"].length, LOOKALIKES.length * 4);
+  assert.equal(r.runsBefore, 0, "no lookalike ran anything");
+  assert.deepEqual(r.control, ["fired", "fired"], "the real names still fire");
+  await finish(p, "lookalike names");
+});

@@ -186,6 +186,8 @@
       confirmationSummary: (a) => `Delete ${a.projectId ?? "?"}?`,
     });
     ck.defineAction({ name: "wipeAll", description: "Wipe everything.", control: "hard", approvers: ["admin"], run: run("hard", "wipeAll") });
+    // A scenario's own actions get the same checks: `inst.ck.defineAction({ ..., run: inst.run("hard", name) })`.
+    inst.run = run;
     lab.instances.push(inst);
     lab.inst = inst;
     return inst;
@@ -232,11 +234,36 @@
    */
   const attemptOf = (inst, token, action, canon, decline) => {
     if (typeof token !== "string") return null;
-    const attempt = { token, action, canon, decline, sentAt: Date.now(), settled: false, runs: [] };
+    const attempt = { token, action, canon, decline, sentAt: Date.now(), settled: false, runs: [], kind: tokenKind(inst, token, action, canon) };
     inst.attempts.push(attempt);
     return attempt;
   };
-  const settleAttempt = (attempt, gate, callId) => {
+  /**
+   * What a presented token is, as the page knows it: `own` (issued by this instance for this
+   * action and these args), `swapped` (issued by it for another call), `tampered` (an issued
+   * token with its last character changed), `foreign` (issued by another instance in the
+   * page), else `forged`.
+   */
+  const tokenKind = (inst, token, action, canon) => {
+    const t = inst.issued.get(token);
+    if (t) return t.action === action && t.canon === canon ? "own" : "swapped";
+    for (const known of inst.issued.keys()) if (known.length === token.length && known.slice(0, -1) === token.slice(0, -1)) return "tampered";
+    if (lab.instances.some((other) => other !== inst && other.issued.has(token))) return "foreign";
+    return "forged";
+  };
+  /**
+   * Every answer's code (or gate, when it has none) counted, and each `bad_token` by the kind
+   * of token that earned it: a scenario asserts that the refusals it means to test happened.
+   */
+  stats.codes = {};
+  stats.badToken = { own: 0, swapped: 0, tampered: 0, foreign: 0, forged: 0 };
+  const count = (attempt, gate, code) => {
+    const key = code ?? gate;
+    stats.codes[key] = (stats.codes[key] ?? 0) + 1;
+    if (code === "bad_token" && attempt) stats.badToken[attempt.kind] += 1;
+  };
+  const settleAttempt = (attempt, gate, callId, code) => {
+    count(attempt, gate, code);
     if (!attempt) return;
     attempt.settled = true;
     if (attempt.runs.length > 1) violation(`one confirming call ran ${attempt.runs.length} soft runs`);
@@ -266,7 +293,7 @@
       if (!o) return o;
       inst.answers.push({ callIds: [o.callId], gate: o.gate, code: o.error?.code, door: "invoke" });
       if (explicitId && explicitId !== o.callId && o.gate !== "rejected") inst.aliases.set(explicitId, o.callId);
-      settleAttempt(attempt, o.gate, o.callId);
+      settleAttempt(attempt, o.gate, o.callId, o.error?.code);
       if (o.ok && !["fired", "confirmed"].includes(o.gate)) violation(`ok outcome with gate ${o.gate}`);
       if (o.gate === "needs_confirmation") {
         issue(inst, o.confirmToken, { action: name, canon, callId: o.callId, args: call.args, expiresAt: o.expiresAt });
@@ -325,7 +352,7 @@
       // call's memory, whatever token it carries now.
       if (original && explicitId && explicitId !== original && !inst.aliases.has(explicitId)) inst.aliases.set(explicitId, original);
       inst.answers.push({ callIds, gate: content.gate, code: content.error?.code, door: "tool" });
-      settleAttempt(attempt, content.gate, null);
+      settleAttempt(attempt, content.gate, null, content.error?.code);
       if (content.ok && !["fired", "confirmed"].includes(content.gate)) violation(`ok tool outcome with gate ${content.gate}`);
       if (content.gate === "needs_confirmation") {
         // The tool result has no expiresAt: the answer's time plus the lifetime is at or after
@@ -400,7 +427,10 @@
    * check has something to check. Never clicks anything. Starts a fresh instance (same options)
    * every `ROTATE` calls, so that no instance forgets a call (see `lab.setup`).
    */
-  const ROTATE = 600;
+  // Each remembered call keeps its argument snapshot in wasm memory (and every WebMCP
+  // execution is a call of its own): rotating well before the SDK's 1,024 also keeps the peak
+  // within the flood's bound.
+  const ROTATE = 300;
   /**
    * Disposes an instance the agent is done with and, once every call made to it has settled,
    * frees its wasm memory (wasm-bindgen's `free()`), so that rotating instances costs none.
@@ -432,7 +462,7 @@
     };
     const pending = [];
     for (let i = 0; i < count; i++) {
-      if (i > 0 && i % MCP_ROTATE === 0) {
+      if (i > 0 && i % ROTATE === 0) {
         const old = inst;
         inst = lab.setup(old.options);
         await lab.retire(old);
@@ -651,7 +681,7 @@
       try { JSON.stringify(content); } catch (e) { violation(`a WebMCP answer is not JSON: ${e}`); }
       const answer = { action: name, gate: content?.gate, code: content?.error?.code, token: typeof token === "string" ? token : null, decline };
       inst.mcpAnswers.push(answer);
-      settleAttempt(attempt, content.gate, null);
+      settleAttempt(attempt, content.gate, null, content.error?.code);
       if (content.ok && !["fired", "confirmed"].includes(content.gate)) violation(`ok WebMCP outcome with gate ${content.gate}`);
       if ("callId" in content) violation("a WebMCP answer names a call id");
       if (content.gate === "rejected") inst.answers.push({ callIds: [], gate: "rejected", code: content.error?.code, door: "webmcp" });
@@ -698,12 +728,9 @@
    * not an object, or not JSON), replayed, swapped, forged and expired tokens, declines, and
    * proper confirmations (the same args and the token), some of them sent through `invoke`
    * instead, a door the token does not care about. Never clicks. A fresh instance every
-   * `MCP_ROTATE` calls, exposed once the one before is disposed (the browser refuses a second
+   * `ROTATE` calls, exposed once the one before is disposed (the browser refuses a second
    * tool of the same name).
    */
-  // Each remembered call keeps its argument snapshot in wasm memory, and every execution here
-  // is a call of its own: rotating sooner than `ROTATE` keeps the peak within the flood's bound.
-  const MCP_ROTATE = 300;
   lab.mcpAgent = async (seed, count, { expireEvery = 0, expireMs = 0 } = {}) => {
     const g = lab.makeGen(seed);
     let inst = lab.inst;
@@ -720,7 +747,7 @@
     };
     const pending = [];
     for (let i = 0; i < count; i++) {
-      if (i > 0 && i % MCP_ROTATE === 0) {
+      if (i > 0 && i % ROTATE === 0) {
         const old = inst;
         old.ck.dispose(); // its tools leave the model context first: the names are free again
         retired.push(old);
