@@ -17,7 +17,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, existsSync } from "node:fs";
-import { launch, openFixture, onPart, click, cardState, waitCard, sleep, ENGINE } from "./harness.mjs";
+import { launch, openFixture, onPart, click, cardState, waitCard, sleep, partCenter, ENGINE } from "./harness.mjs";
 
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SCALE = Number(process.env.HOSTILE_SCALE ?? (ENGINE === "chromium" ? 1 : 0.5));
@@ -163,6 +163,19 @@ function atPageElements(src) {
   return fired;
 }
 
+/**
+ * The refusals an agent run is there to provoke did happen: expired tokens, forged, swapped
+ * and tampered ones, declines; and records' `via` was checked.
+ */
+function refusalsHappened(r, name) {
+  const { codes, badToken, viaChecked } = r.stats;
+  console.log(`hostile: ${name}: answers ${JSON.stringify(codes)}; bad_token by kind ${JSON.stringify(badToken)}; via checked on ${viaChecked} records`);
+  for (const code of ["token_expired", "declined", "bad_token", "unknown_action", "invalid_args"]) assert.ok(codes[code] > 0, `${name}: no ${code} answer`);
+  for (const kind of ["forged", "swapped", "tampered"]) assert.ok(badToken[kind] > 0, `${name}: no ${kind} token refused`);
+  assert.equal(badToken.own, 0, `${name}: a token issued for exactly that call was refused`);
+  assert.ok(viaChecked > 0, `${name}: no record's via was checked`);
+}
+
 test("an untrusted agent through invoke: thousands of random and adversarial calls", async () => {
   const p = await labPage();
   await p.evaluate(async ([seed, count]) => {
@@ -172,6 +185,7 @@ test("an untrusted agent through invoke: thousands of random and adversarial cal
   const r = await finish(p, "invoke agent");
   assert.equal(r.stats.hardRuns, 0, "no click, no hard run");
   assert.ok(r.stats.softRuns > 0, "the agent's proper confirmations fired soft calls (the check is not vacuous)");
+  refusalsHappened(r, "invoke agent");
 });
 
 test("an untrusted agent through handleToolCall, in all three provider formats", async () => {
@@ -183,6 +197,7 @@ test("an untrusted agent through handleToolCall, in all three provider formats",
   const r = await finish(p, "tool-call agent");
   assert.equal(r.stats.hardRuns, 0);
   assert.ok(r.stats.softRuns > 0, "soft calls confirmed through tool calls fired");
+  refusalsHappened(r, "tool-call agent");
 });
 
 test("synthetic events at every element, the SDK's card included, never confirm", async () => {
@@ -563,7 +578,11 @@ test("an untrusted agent through WebMCP's executeTool: no hard fire without a cl
     const s = await p.evaluate(async (events) => { lab.stats.events += events; await lab.mcpSettle(); return { ...lab.stats }; }, events);
     console.log(`hostile: webmcp door: ${s.mcpCalls} executeTool calls (${sent} sent by the agent), ${s.mcpExecutes} reached the SDK, ${s.mcpRefusedByBrowser} refused by the browser itself; ${s.mcpFreed} instances freed; soft runs ${s.softRuns}, hard runs ${s.hardRuns}`);
     assert.ok(s.mcpExecutes > 0 && s.mcpRefusedByBrowser > 0, "both the SDK's answers and the browser's own refusals were exercised");
-    await finish(p, "webmcp agent");
+    const f = await finish(p, "webmcp agent");
+    console.log(`hostile: webmcp agent: ${f.stats.mcpMatched} answers matched to their records; answers ${JSON.stringify(f.stats.codes)}; bad_token by kind ${JSON.stringify(f.stats.badToken)}; via checked on ${f.stats.viaChecked} records`);
+    assert.ok(f.stats.mcpMatched > 0 && f.stats.viaChecked > 0);
+    // (An unknown name never reaches the SDK here: the browser has no such tool.)
+    for (const code of ["bad_token", "token_expired"]) assert.ok(f.stats.codes[code] > 0, `webmcp agent: no ${code} answer`);
   } finally {
     if (mcpEnv !== env) await mcpEnv.close();
   }
@@ -761,4 +780,71 @@ test("tool names that differ by Unicode, case or an invisible character: unknown
   assert.equal(r.runsBefore, 0, "no lookalike ran anything");
   assert.deepEqual(r.control, ["fired", "fired"], "the real names still fire");
   await finish(p, "lookalike names");
+});
+
+test("trusted clicks on the armed card's title, summary, countdown and backdrop do nothing; focus the agent can move never reaches Confirm", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  await p.evaluate(() => {
+    lab.setup({ armDelayMs: 100 });
+    lab.call(lab.inst, { name: "deleteProject", args: { projectId: "parts" }, callId: "parts" }).then((o) => { window.parts = o; });
+  });
+  await waitCard(p, (s) => s.open && s.summary === "Delete parts?");
+  await sleep(200); // armed: a click on Confirm would confirm now
+  for (const part of ["title", "summary", "countdown"]) {
+    const at = await partCenter(p, part);
+    assert.ok(at, `${part} is drawn`);
+    await p.mouse.click(at.x, at.y);
+    await p.mouse.dblclick(at.x, at.y);
+  }
+  await p.mouse.click(4, 4); // the backdrop: the modal dialog covers the viewport
+  await sleep(150);
+  const after = await p.evaluate(() => ({ clicks: lab.stats.trustedClicks, parts: window.parts ?? null, pending: lab.inst.ck.pending().length }));
+  assert.ok(after.clicks >= 7, `the page received the trusted clicks (${after.clicks})`);
+  assert.equal(after.parts, null, "the call still waits");
+  assert.equal(after.pending, 1);
+  assert.equal((await cardState(p)).open, true);
+  assert.equal(await hardRuns(p), 0);
+  // What page script can do to move focus (the card's root is closed) never puts it on
+  // Confirm, so a person's Enter does not confirm. (The clicks above may have taken focus off
+  // Cancel: a click on text moves focus to no element.)
+  const focusedAfterClicks = (await cardState(p)).focused;
+  await p.evaluate(() => {
+    const host = document.querySelector("[data-coworkkit=card]");
+    host.focus();
+    host.setAttribute("tabindex", "0");
+    host.focus();
+    host.removeAttribute("tabindex");
+    document.body.focus();
+  });
+  const focusedAfterScript = (await cardState(p)).focused;
+  assert.notEqual(focusedAfterClicks, "confirm");
+  assert.notEqual(focusedAfterScript, "confirm");
+  await p.keyboard.press("Enter");
+  await sleep(150);
+  const afterEnter = await p.evaluate(() => (window.parts ? `${window.parts.gate}/${window.parts.error?.code}` : "pending"));
+  assert.ok(["pending", "cancelled/cancelled_by_user"].includes(afterEnter), `Enter with focus at ${focusedAfterScript}: ${afterEnter}`);
+  assert.equal(await hardRuns(p), 0);
+  console.log(`hostile: card parts: focus after the clicks ${focusedAfterClicks}, after page script ${focusedAfterScript}; Enter: ${afterEnter}`);
+  // The next card is another instance's: this one's card layer goes (one card in the page).
+  await p.evaluate(() => lab.inst.ck.dispose());
+
+  // Focus put on Confirm through the engine's protocol (no page script can), then a person's
+  // Enter inside the arm delay: nothing. (Enter on Confirm once armed confirms: it is a trusted
+  // click on Confirm, SPEC §4; card.test.mjs drives Space there.)
+  await p.evaluate(() => {
+    const inst = lab.setup({ armDelayMs: 1500 });
+    lab.call(inst, { name: "deleteProject", args: { projectId: "keys" }, callId: "keys" }).then((o) => { window.keys = o; });
+  });
+  await waitCard(p, (s) => s.open && s.summary === "Delete keys?");
+  await onPart(p, "confirm", function () { this.focus(); });
+  assert.equal((await cardState(p)).focused, "confirm");
+  await p.keyboard.press("Enter");
+  await sleep(100);
+  assert.equal(await p.evaluate(() => window.keys ?? null), null, "Enter on Confirm inside the arm delay does nothing");
+  assert.equal(await hardRuns(p), 0);
+  await sleep(1500);
+  await trustedConfirm(p);
+  await until(p, () => window.keys, undefined, "the confirmed call");
+  assert.equal(await p.evaluate(() => window.keys.gate), "confirmed", "the same card still takes a person's click");
+  await finish(p, "card parts and focus");
 });

@@ -471,7 +471,11 @@
       if (i % 40 === 39) for (const q of inst.ck.pending()) inst.ck.cancel(q.id); // the app may cancel
       let call;
       const list = issuedList().filter((t) => !t.used && t.args !== undefined);
-      if (list.length && g.chance(0.25)) {
+      const forced = lab.forcedConfirm(i, list);
+      if (forced) {
+        call = { name: forced.t.action, args: forced.t.args, confirmToken: forced.token, decline: forced.decline };
+        if (door === "tool") call = toTool(g, call);
+      } else if (list.length && g.chance(0.25)) {
         // A proper confirmation: the same args and the token (sometimes another callId,
         // sometimes a decline, sometimes the token of another call: swapped).
         const t = g.pick(list);
@@ -489,6 +493,26 @@
       await Promise.race([p, micro(6)]);
     }
     return pending.length;
+  };
+
+  /**
+   * Refusals the random mix may miss in a short run, made sure of: every 50th call (if a token
+   * waits with time to spare) is that token's own call with its last character changed
+   * (tampered), and 25 calls later one declines a waiting token. Every 500th is that token's
+   * own call just after its expiry, the page kept busy until then so that no timer of the SDK
+   * has settled the call first (token_expired, not the terminal timeout).
+   */
+  lab.forcedConfirm = (i, list) => {
+    const live = list.filter((t) => t.expiresAt > Date.now() + 100);
+    const k = i % 500 === 137 ? "expired" : i % 50 === 49 ? "tampered" : i % 50 === 24 ? "decline" : null;
+    if (live.length === 0 || k === null) return null;
+    const t = live[i % live.length];
+    if (k === "decline") return { t, token: t.token, decline: true };
+    if (k === "tampered") return { t, token: t.token.slice(0, -1) + (t.token.endsWith("A") ? "B" : "A"), decline: false };
+    const soonest = live.reduce((a, b) => (a.expiresAt <= b.expiresAt ? a : b));
+    if (soonest.expiresAt - Date.now() > 1000) return null;
+    while (Date.now() <= soonest.expiresAt + 5) { /* busy: no timer runs */ }
+    return { t: soonest, token: soonest.token, decline: false };
   };
 
   /** An agent call in one of the three provider shapes (or a broken one). */
@@ -591,6 +615,21 @@
         const n = of(callId, (r) => REMEMBERED.has(r.gate) || r.gate === "needs_hand_mode").length;
         if (n !== (hanging.has(callId) ? 0 : 1)) violation(`call ${callId} (a token or a card) ended in ${n} records`);
       }
+      // `via`: the door of the call's first call (for a soft call, the one that got its token).
+      const VIA = { invoke: "invoke", tool: "tool_call", webmcp: "webmcp" };
+      const firstDoor = new Map();
+      for (const t of inst.issued.values()) if (t.callId) firstDoor.set(t.callId, t.door === "webmcp" ? "webmcp" : t.tool ? "tool_call" : "invoke");
+      const answeredBy = new Map();
+      for (const a of inst.answers) for (const c of a.callIds) { if (!answeredBy.has(c)) answeredBy.set(c, new Set()); answeredBy.get(c).add(VIA[a.door]); }
+      stats.viaChecked ??= 0;
+      for (const r of records) {
+        if (!Object.values(VIA).includes(r.via)) { violation(`record of ${r.callId} has via ${r.via}`); continue; }
+        const doors = answeredBy.get(r.callId);
+        const expected = firstDoor.get(r.callId) ?? (doors?.size === 1 ? [...doors][0] : undefined);
+        if (expected === undefined) continue;
+        stats.viaChecked += 1;
+        if (r.via !== expected) violation(`record ${r.gate} of ${r.callId} has via ${r.via}; its first call came through ${expected}`);
+      }
       // Runs ↔ records.
       for (const [callId, e] of inst.runs) {
         const ran = of(callId, (r) => r.outcome.status !== "not_run");
@@ -657,13 +696,19 @@
 
   /** The model context the instance's exposure registers with: the page's, watched. */
   const watching = (inst) => ({
-    registerTool: (tool, options) => lab.mc().registerTool({ ...tool, execute: watchExecute(inst, tool.name, tool.execute) }, options),
+    registerTool: (tool, options) => {
+      const execute = watchExecute(inst, tool.name, tool.execute);
+      // Kept, as a model context that ignores the abort would keep it (a stale `execute`).
+      (inst.executes ??= {})[tool.name] = execute;
+      return lab.mc().registerTool({ ...tool, execute }, options);
+    },
   });
 
   const watchExecute = (inst, name, execute) => (input) => {
     stats.mcpExecutes += 1;
-    let token, decline = false, canon = null, own;
+    let token, decline = false, canon = null, own, raw = null;
     try {
+      raw = tryCanon(input ?? {});
       if (input && typeof input === "object" && !Array.isArray(input)) {
         token = input.confirmToken;
         decline = input.decline === true;
@@ -679,7 +724,7 @@
     if (!(promise instanceof Promise)) violation("a WebMCP execute did not return a Promise");
     return Promise.resolve(promise).then((content) => {
       try { JSON.stringify(content); } catch (e) { violation(`a WebMCP answer is not JSON: ${e}`); }
-      const answer = { action: name, gate: content?.gate, code: content?.error?.code, token: typeof token === "string" ? token : null, decline };
+      const answer = { action: name, gate: content?.gate, code: content?.error?.code, token: typeof token === "string" ? token : null, decline, canon, raw };
       inst.mcpAnswers.push(answer);
       settleAttempt(attempt, content.gate, null, content.error?.code);
       if (content.ok && !["fired", "confirmed"].includes(content.gate)) violation(`ok WebMCP outcome with gate ${content.gate}`);
@@ -759,7 +804,12 @@
       if (i % 40 === 39) for (const q of inst.ck.pending()) inst.ck.cancel(q.id);
       const open = tokens().filter((t) => !t.used && t.args !== undefined);
       let p;
-      if (open.length && g.chance(0.25)) {
+      const forced = lab.forcedConfirm(i, open);
+      if (forced) {
+        let input = forced.t.args;
+        try { input = { ...forced.t.args, confirmToken: forced.token, ...(forced.decline ? { decline: true } : {}) }; } catch { /* as it is */ }
+        p = lab.mcp(inst, forced.t.action, input);
+      } else if (open.length && g.chance(0.25)) {
         const t = g.pick(open);
         const swap = g.chance(0.15) ? g.pick(open) : t;
         const name = g.chance(0.9) ? t.action : g.name();
@@ -825,6 +875,27 @@
           const r = t && inst.records.find((x) => x.callId === t.callId && x.gate === "cancelled");
           if (!r) violation(`a WebMCP decline of ${a.action} left no cancelled record for its call`);
         }
+      }
+      // Every answer that settled a call, matched to that call's own record: via WebMCP, that
+      // action, that gate, those args (an answer with a token: the record of the token's call;
+      // the same token answered again: the same record), each record claimed by one call. The
+      // record's callId then stands for the answer in `lab.finish`'s checks.
+      const claimed = new Set(inst.answers.filter((a) => a.door !== "webmcp").flatMap((a) => a.callIds));
+      const byToken = new Map();
+      for (const a of inst.mcpAnswers) {
+        if (!REMEMBERED.has(a.gate) && a.gate !== "needs_hand_mode") continue;
+        const t = a.token ? inst.issued.get(a.token) : undefined;
+        const again = a.token ? `${a.token}\u0000${a.gate}` : null;
+        let record = again ? byToken.get(again) : undefined;
+        if (!record && t?.callId) record = inst.records.find((r) => r.callId === t.callId && r.gate === a.gate);
+        record ??= inst.records.find((r) => r.via === "webmcp" && r.action === a.action && r.gate === a.gate
+          && !claimed.has(r.callId) && [a.canon, a.raw].includes(tryCanon(r.args)));
+        if (!record) { violation(`a WebMCP answer ${a.gate} for ${a.action} (${String(a.raw).slice(0, 60)}) has no record of its own`); continue; }
+        claimed.add(record.callId);
+        if (again) byToken.set(again, record);
+        a.callId = record.callId;
+        stats.mcpMatched = (stats.mcpMatched ?? 0) + 1;
+        inst.answers.push({ callIds: [record.callId], gate: a.gate, code: a.code, door: "webmcp" });
       }
     }
   };
