@@ -848,3 +848,136 @@ test("trusted clicks on the armed card's title, summary, countdown and backdrop 
   assert.equal(await p.evaluate(() => window.keys.gate), "confirmed", "the same card still takes a person's click");
   await finish(p, "card parts and focus");
 });
+
+// WebMCP scenarios share one browser with the feature on (Chromium) or the fixture elsewhere.
+let mcpShared = null;
+after(async () => { if (mcpShared && mcpShared !== env) await mcpShared.close(); });
+async function mcpPage() {
+  mcpShared ??= ENGINE === "chromium" ? await launch({ chromium: { args: ["--enable-features=WebMCP"] } }) : env;
+  const p = await openFixture(mcpShared);
+  if (ENGINE !== "chromium") await p.addScript({ content: MODEL_CONTEXT });
+  await p.addScript({ content: LAB });
+  return p;
+}
+
+test("WebMCP: another instance's token and proposal id, a 16 MiB token, lookalike names: refused, nothing fires", { timeout: 60_000 }, async () => {
+  const p = await mcpPage();
+  const r = await p.evaluate(async (names) => {
+    const a = lab.setup({ armDelayMs: 100 });
+    const b = lab.setup({ armDelayMs: 100 });
+    await lab.mcpExpose(b);
+    lab.inst = a;
+    const view = (o) => (o ? `${o.gate}/${o.error?.code ?? ""}` : "refused by the browser");
+    const out = {};
+    const sa = await lab.call(a, { name: "archiveThread", args: { w: 1 } });
+    lab.call(a, { name: "deleteProject", args: { projectId: "a-card" } }).then((o) => { window.aCard = o; });
+    await lab.sleep(20);
+    const pid = a.ck.pending()[0].id;
+    out.foreignToken = view(await lab.mcp(b, "archiveThread", { w: 1, confirmToken: sa.confirmToken }));
+    out.foreignDecline = view(await lab.mcp(b, "archiveThread", { w: 1, confirmToken: sa.confirmToken, decline: true }));
+    out.proposalId = view(await lab.mcp(b, "archiveThread", { w: 1, confirmToken: pid }));
+    const sb = await lab.mcp(b, "archiveThread", { w: 2 });
+    out.bTokenOnA = view(await lab.call(a, { name: "archiveThread", args: { w: 2 }, confirmToken: sb.confirmToken }));
+    out.bTokenOnAByTool = JSON.parse((await lab.tool(a, { type: "tool_use", id: "x1", name: "archiveThread", input: { w: 2, confirmToken: sb.confirmToken } })).content).gate;
+    out.aPending = a.ck.pending().map((q) => q.id === pid);
+    // B's own token declines B's call through WebMCP (the positive control of the refusals).
+    out.decline = view(await lab.mcp(b, "archiveThread", { w: 2, confirmToken: sb.confirmToken, decline: true }));
+    // A 16 MiB token in a soft tool's input: the input is too large; wasm memory flat.
+    const m0 = window.wasmMemoryBytes();
+    const big = "ckt_" + "0".repeat(16 << 20);
+    out.bigToken = view(await lab.mcp(b, "archiveThread", { confirmToken: big }));
+    out.bigKey = view(await lab.mcp(b, "readDoc", { [big]: 1 }));
+    out.memory = window.wasmMemoryBytes() - m0;
+    // Lookalike names: the browser has no such tool, and an exposure of only those names
+    // registers none.
+    const before = lab.stats.mcpExecutes;
+    out.lookalikes = [];
+    for (const name of names) out.lookalikes.push(view(await lab.mcp(b, name, {})));
+    out.executesFromLookalikes = lab.stats.mcpExecutes - before;
+    const c = lab.setup();
+    const exposure = c.ck.exposeToModelContext({ modelContext: lab.mc(), actions: names });
+    await exposure.ready;
+    out.extraTools = (await lab.mc().getTools()).map((t) => t.name).filter((n) => !b.tools.some((t) => t.name === n));
+    exposure.dispose();
+    out.runs = lab.stats.softRuns + lab.stats.openRuns + lab.stats.hardRuns;
+    // Each refusal above has its own record, A's card waits: cancel it, settle the door.
+    a.ck.cancel(pid);
+    await lab.mcpSettle();
+    return out;
+  }, LOOKALIKES);
+  assert.equal(r.foreignToken, "rejected/bad_token");
+  assert.equal(r.foreignDecline, "rejected/bad_token");
+  assert.equal(r.proposalId, "rejected/bad_token");
+  assert.equal(r.bTokenOnA, "rejected/bad_token");
+  assert.equal(r.bTokenOnAByTool, "rejected");
+  assert.deepEqual(r.aPending, [true]);
+  assert.equal(r.decline, "cancelled/declined");
+  assert.equal(r.bigToken, "rejected/args_too_large");
+  assert.equal(r.bigKey, "rejected/args_too_large");
+  assert.ok(r.memory <= 65536, `wasm memory grew by ${r.memory} B on a 16 MiB input`);
+  assert.deepEqual(r.lookalikes, LOOKALIKES.map(() => "refused by the browser"));
+  assert.equal(r.executesFromLookalikes, 0);
+  assert.deepEqual(r.extraTools, [], "an exposure of lookalike names registers nothing");
+  assert.equal(r.runs, 0, "nothing ran");
+  await finish(p, "webmcp crossed");
+});
+
+test("a stale WebMCP execute after ck.dispose(): nothing fires, one cancelled answer each", { timeout: 60_000 }, async () => {
+  const p = await mcpPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup({ armDelayMs: 100 });
+    await lab.mcpExpose(inst);
+    const stale = { ...inst.executes };
+    const token = (await lab.mcp(inst, "archiveThread", { s: 1 })).confirmToken;
+    inst.ck.dispose();
+    const view = (o) => `${o.gate}/${o.error?.code ?? ""}`;
+    const settle = (promise) => Promise.race([promise, lab.sleep(500).then(() => ({ gate: "pending" }))]);
+    const out = {
+      open: view(await settle(stale.readDoc({}))),
+      soft: view(await settle(stale.archiveThread({ s: 1 }))),
+      softToken: view(await settle(stale.archiveThread({ s: 1, confirmToken: token }))),
+      hard: view(await settle(stale.deleteProject({ projectId: "stale" }))),
+      runs: lab.stats.softRuns + lab.stats.openRuns + lab.stats.hardRuns,
+    };
+    await lab.mcpSettle();
+    return out;
+  });
+  for (const key of ["open", "soft", "softToken", "hard"]) assert.equal(r[key], "cancelled/disposed", key);
+  assert.equal(r.runs, 0);
+  assert.equal((await cardState(p)).present, false, "no card");
+  await finish(p, "stale execute after dispose");
+});
+
+test("a stale WebMCP execute after exposure.dispose(), or after its action was disposed and defined again: refused, nothing fires", {
+  timeout: 60_000,
+  todo: "SDK bug: a tool's execute is bound to the action's name, not its registration or exposure (src/web/webmcp.rs `executor(&self.execute, name)`): a kept execute still calls the instance's door after exposure.dispose(), and reaches a later action of the same name",
+}, async () => {
+  const p = await mcpPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup({ armDelayMs: 100 });
+    const noteDoc = () => inst.ck.defineAction({ name: "noteDoc", description: "Note a document.", control: "open", run: inst.run("open", "noteDoc") });
+    let handle = noteDoc();
+    const exposure = await lab.mcpExpose(inst).then(() => inst.exposure);
+    const stale = { ...inst.executes };
+    const view = (o) => `${o.gate}/${o.error?.code ?? ""}`;
+    const settle = (promise) => Promise.race([promise, lab.sleep(500).then(() => ({ gate: "pending" }))]);
+    handle.dispose();
+    handle = noteDoc(); // a new registration of the same name (its own tool, from the live exposure)
+    const out = { reRegistered: view(await settle(stale.noteDoc({}))) };
+    exposure.dispose();
+    out.open = view(await settle(stale.readDoc({})));
+    out.hard = view(await settle(stale.deleteProject({ projectId: "stale" })));
+    out.runs = lab.stats.openRuns + lab.stats.hardRuns;
+    out.pending = inst.ck.pending().length;
+    for (const q of inst.ck.pending()) inst.ck.cancel(q.id);
+    await lab.mcpSettle();
+    return out;
+  });
+  console.log(`hostile: stale execute: ${JSON.stringify(r)}`);
+  assert.equal(r.reRegistered, "rejected/unknown_action", "the old tool's execute does not reach the new registration");
+  assert.equal(r.open, "rejected/unknown_action", "a removed tool's execute fires nothing");
+  assert.equal(r.hard, "rejected/unknown_action", "and proposes no card");
+  assert.equal(r.runs, 0);
+  assert.equal(r.pending, 0);
+  await finish(p, "stale execute after exposure.dispose");
+});

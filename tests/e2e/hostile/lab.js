@@ -877,22 +877,26 @@
         }
       }
       // Every answer that settled a call, matched to that call's own record: via WebMCP, that
-      // action, that gate, those args (an answer with a token: the record of the token's call;
-      // the same token answered again: the same record), each record claimed by one call. The
+      // action, that gate, those args, each record claimed once. Answers without a token
+      // first; then each with a token: a fresh call's record (after dispose, every execution
+      // is a call of its own), else the record of the token's own call. The
       // record's callId then stands for the answer in `lab.finish`'s checks.
+      const tokenCalls = new Set([...inst.issued.values()].map((t) => t.callId).filter((c) => c !== null));
       const claimed = new Set(inst.answers.filter((a) => a.door !== "webmcp").flatMap((a) => a.callIds));
-      const byToken = new Map();
-      for (const a of inst.mcpAnswers) {
-        if (!REMEMBERED.has(a.gate) && a.gate !== "needs_hand_mode") continue;
-        const t = a.token ? inst.issued.get(a.token) : undefined;
-        const again = a.token ? `${a.token}\u0000${a.gate}` : null;
-        let record = again ? byToken.get(again) : undefined;
-        if (!record && t?.callId) record = inst.records.find((r) => r.callId === t.callId && r.gate === a.gate);
-        record ??= inst.records.find((r) => r.via === "webmcp" && r.action === a.action && r.gate === a.gate
-          && !claimed.has(r.callId) && [a.canon, a.raw].includes(tryCanon(r.args)));
+      const fresh = (a) => inst.records.find((r) => r.via === "webmcp" && r.action === a.action && r.gate === a.gate
+        && !claimed.has(r.callId) && !tokenCalls.has(r.callId) && [a.canon, a.raw].includes(tryCanon(r.args)));
+      const settling = inst.mcpAnswers.filter((a) => REMEMBERED.has(a.gate) || a.gate === "needs_hand_mode");
+      for (const a of [...settling.filter((x) => !x.token), ...settling.filter((x) => x.token)]) {
+        let record = fresh(a);
+        if (!record && a.token) {
+          const t = inst.issued.get(a.token);
+          const own = t?.callId ? inst.records.find((r) => r.callId === t.callId && r.gate === a.gate) : undefined;
+          // (The token's call is answered by every call that presents its token: by a call
+          // through another door too, and again on a replay.)
+          record = own;
+        }
         if (!record) { violation(`a WebMCP answer ${a.gate} for ${a.action} (${String(a.raw).slice(0, 60)}) has no record of its own`); continue; }
         claimed.add(record.callId);
-        if (again) byToken.set(again, record);
         a.callId = record.callId;
         stats.mcpMatched = (stats.mcpMatched ?? 0) + 1;
         inst.answers.push({ callIds: [record.callId], gate: a.gate, code: a.code, door: "webmcp" });
