@@ -981,3 +981,235 @@ test("a stale WebMCP execute after exposure.dispose(), or after its action was d
   assert.equal(r.pending, 0);
   await finish(p, "stale execute after exposure.dispose");
 });
+
+test("a soft token used after its action was disposed and defined again under the same name: never the new registration's", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup();
+    const define = () => inst.ck.defineAction({ name: "tagThread", description: "Tag a thread.", control: "soft", run: inst.run("soft", "tagThread") });
+    let handle = define();
+    const view = (o) => `${o.gate}/${o.error?.code ?? ""}`;
+    const tool = async (id, input) => view(JSON.parse((await lab.tool(inst, { type: "tool_use", id, name: "tagThread", input })).content));
+    const first = await lab.call(inst, { name: "tagThread", args: { t: 1 }, callId: "tag1" });
+    const second = JSON.parse((await lab.tool(inst, { type: "tool_use", id: "tag2", name: "tagThread", input: { t: 2 } })).content);
+    handle.dispose();
+    handle = define();
+    const out = {
+      invoke: view(await lab.call(inst, { name: "tagThread", args: { t: 1 }, confirmToken: first.confirmToken })),
+      invokeDecline: view(await lab.call(inst, { name: "tagThread", args: { t: 1 }, confirmToken: first.confirmToken, decline: true })),
+      tool: await tool("tag3", { t: 2, confirmToken: second.confirmToken }),
+      toolDecline: await tool("tag4", { t: 2, confirmToken: second.confirmToken, decline: true }),
+      // The original callId again: that call is settled (cancelled when its action went).
+      sameCallId: view(await lab.call(inst, { name: "tagThread", args: { t: 1 }, confirmToken: first.confirmToken, callId: "tag1" })),
+    };
+    out.runsBefore = lab.stats.softRuns;
+    const fresh = await lab.call(inst, { name: "tagThread", args: { t: 3 } });
+    out.control = view(await lab.call(inst, { name: "tagThread", args: { t: 3 }, confirmToken: fresh.confirmToken }));
+    return out;
+  });
+  console.log(`hostile: re-registered: ${JSON.stringify(r)}`);
+  // The token's own call was settled when its action went (cancelled, action_disposed): the
+  // SDK answers that terminal outcome (SPEC §3.3, a settled token's call is not run again) or
+  // refuses the token; it never reaches the new registration.
+  for (const key of ["invoke", "invokeDecline", "tool", "toolDecline", "sameCallId"]) {
+    assert.ok(["rejected/bad_token", "cancelled/action_disposed"].includes(r[key]), `${key}: ${r[key]}`);
+  }
+  assert.equal(r.runsBefore, 0, "no token of the old registration fired the new one");
+  assert.equal(r.control, "confirmed/", "the new registration's own token confirms");
+  await finish(p, "re-registered action");
+});
+
+test("ten thousand distinct unknown action names through invoke: wasm memory flat", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async (count) => {
+    const inst = lab.setup();
+    const shapes = [(k, i) => `nope${k}x${i}`, (k, i) => `readDoc${k}_${i}`, (k, i) => `${"q".repeat(200)}${k}${i}`, (k, i) => `n\u00e9${k}\u{1F600}${i}`];
+    const round = async (k) => {
+      let unknown = 0;
+      for (let i = 0; i < count; i++) {
+        const o = await lab.call(inst, { name: shapes[i % shapes.length](k, i), args: { i } });
+        if (o.gate === "rejected" && o.error?.code === "unknown_action") unknown += 1;
+      }
+      return unknown;
+    };
+    await round("warm");
+    const m0 = window.wasmMemoryBytes();
+    const first = await round("a");
+    const m1 = window.wasmMemoryBytes();
+    const second = await round("b");
+    const m2 = window.wasmMemoryBytes();
+    return { first, second, m0, m1, m2, runs: lab.stats.openRuns };
+  }, 10_000);
+  console.log(`hostile: 2 x 10,000 unknown names: wasm memory ${r.m0} → ${r.m1} → ${r.m2} B`);
+  assert.equal(r.first, 10_000);
+  assert.equal(r.second, 10_000);
+  assert.equal(r.runs, 0);
+  assert.equal(r.m1, r.m0, "wasm memory grew over 10,000 unknown names");
+  assert.equal(r.m2, r.m1, "and over 10,000 more");
+  await finish(p, "unknown names");
+});
+
+test("re-entry from confirmationSummary, approver() and onActionRecord (invoke, cancel, dispose inside): safe, one record per call", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const results = {};
+  for (const hook of ["summary", "approver", "record"]) {
+    for (const move of ["invoke", "cancel", "dispose"]) {
+      const key = `${hook}_${move}`;
+      // The next test: an SDK bug leaves their card behind.
+      if (key === "summary_dispose" || key === "approver_dispose") continue;
+      await p.evaluate(([hook, move, key]) => {
+        let budget = 3; // each hook re-enters a few times, not for every call it causes
+        let inst;
+        const reenter = () => {
+          if (window.tearingDown || budget-- <= 0) return;
+          if (move === "invoke") {
+            lab.call(inst, { name: "readDoc", args: { from: key } });
+            lab.call(inst, { name: "dropTable", args: { t: key }, callId: key }); // the same call again
+            lab.call(inst, { name: "dropTable", args: { t: `${key}_nested` } });
+            lab.call(inst, { name: "archiveThread", args: { from: key } });
+          } else if (move === "cancel") {
+            for (const q of inst.ck.pending()) inst.ck.cancel(q.id);
+          } else {
+            inst.ck.dispose();
+          }
+        };
+        const options = { armDelayMs: 100 };
+        if (hook === "approver") options.approver = () => { reenter(); return { id: "ann", role: "admin" }; };
+        if (hook === "record") options.sink = () => reenter();
+        inst = lab.setup(options);
+        inst.ck.defineAction({
+          name: "dropTable", description: "Drop a table.", control: "hard", run: inst.run("hard", "dropTable"),
+          confirmationSummary: (a) => { if (hook === "summary") reenter(); return `Drop ${a.t}?`; },
+        });
+        window.reentry = null;
+        window.tearingDown = false;
+        lab.call(inst, { name: "dropTable", args: { t: key }, callId: key }).then((o) => { window.reentry = o; });
+      }, [hook, move, key]);
+      const shown = await waitCard(p, (s) => s.open && s.summary === `Drop ${key}?`, 1000).then(() => true, () => false);
+      if (shown) {
+        await sleep(200);
+        await trustedConfirm(p);
+      }
+      const out = await until(p, () => window.reentry, undefined, `${key} to settle`);
+      results[key] = `${shown ? "card, " : ""}${out.gate}/${out.error?.code ?? ""}`;
+      // Whatever the hook left waiting goes with its instance, and its card with it. (Without
+      // re-entry: dispose() calls the summary of each waiting card, see the todo test below.)
+      const left = await p.evaluate(async () => { window.tearingDown = true; lab.inst.ck.dispose(); await lab.sleep(20); return document.querySelectorAll("[data-coworkkit=card]").length; });
+      assert.equal(left, 0, `${key}: a card host is left in the page after dispose`);
+    }
+  }
+  console.log(`hostile: re-entry: ${JSON.stringify(results)}`);
+  // Where the outcome is fixed: a summary that cancels or disposes settles the call before its
+  // card can be confirmed; a record sink runs after the call settled; a summary that calls in
+  // again leaves the card to a person.
+  assert.match(results.summary_cancel, /^(card, )?cancelled\/cancelled_by_app$/);
+  assert.equal(results.summary_invoke, "card, confirmed/");
+  for (const move of ["invoke", "cancel", "dispose"]) assert.equal(results[`record_${move}`], "card, confirmed/", `record_${move}`);
+  // approver() is asked when the card is drawn (is Confirm allowed?) and again on Confirm: a
+  // cancel or dispose inside it settles the call first; an invoke inside it changes nothing.
+  assert.equal(results.approver_invoke, "card, confirmed/");
+  assert.match(results.approver_cancel, /^(card, )?cancelled\/cancelled_by_app$/);
+  assert.equal((await cardState(p)).present, false);
+  await finish(p, "re-entry");
+});
+
+test("dispose() from inside confirmationSummary or approver(): the call is cancelled and its card leaves the page", {
+  timeout: 60_000,
+  todo: "SDK bug: both are called while the card is being drawn, and the drawing goes on on the disposed instance: an open modal <dialog> (the page behind inert, Confirm disabled) stays in the page, and no later dispose() removes it",
+}, async () => {
+  for (const hook of ["summary", "approver"]) {
+    const p = await labPage();
+    const r = await p.evaluate(async (hook) => {
+      let once = true;
+      let inst;
+      const disposeOnce = () => { if (once) { once = false; inst.ck.dispose(); } };
+      inst = lab.setup({ armDelayMs: 100, ...(hook === "approver" ? { approver: () => { disposeOnce(); return { id: "ann", role: "admin" }; } } : {}) });
+      inst.ck.defineAction({
+        name: "dropTable", description: "Drop a table.", control: "hard", run: inst.run("hard", "dropTable"),
+        confirmationSummary: (a) => { if (hook === "summary") disposeOnce(); return `Drop ${a.t}?`; },
+      });
+      const o = await lab.call(inst, { name: "dropTable", args: { t: "x" } });
+      await lab.sleep(100);
+      inst.ck.dispose();
+      await lab.sleep(20);
+      return { gate: `${o.gate}/${o.error?.code}`, hosts: document.querySelectorAll("[data-coworkkit=card]").length };
+    }, hook);
+    assert.equal(r.gate, "cancelled/disposed", hook);
+    assert.equal(await hardRuns(p), 0);
+    assert.deepEqual(await cardState(p), { present: false, open: false }, `${hook}: no card left open`);
+    assert.equal(r.hosts, 0, `${hook}: no card host left in the page`);
+    await finish(p, `dispose inside ${hook}`);
+  }
+});
+
+test("the arm delay at its edge: a trusted click ~100 ms before it does nothing, one ~100 ms after confirms (on event.timeStamp)", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const ARM = 1500;
+  let judged = null;
+  for (let attempt = 1; attempt <= 3 && !judged; attempt++) {
+    const key = `edge${attempt}`;
+    await p.evaluate(([key, arm]) => {
+      const inst = lab.setup({ armDelayMs: arm });
+      window.edge = { shownAt: null, clicks: [], out: null };
+      inst.ck.on("proposal", () => { window.edge.shownAt ??= performance.now(); });
+      window.addEventListener("click", (e) => { if (e.isTrusted && window.edge.shownAt !== null) window.edge.clicks.push(e.timeStamp - window.edge.shownAt); }, true);
+      lab.call(inst, { name: "deleteProject", args: { projectId: key }, callId: key }).then((o) => { window.edge.out = o; });
+    }, [key, ARM]);
+    await waitCard(p, (s) => s.open && s.summary === `Delete ${key}?`);
+    const at = await onPart(p, "confirm", function () { const r = this.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
+    await p.evaluate((at) => { lab.confirmAt = at; }, at);
+    const clickAt = async (ms) => {
+      await p.evaluate(async (ms) => { while (performance.now() < window.edge.shownAt + ms) await new Promise((r) => setTimeout(r, 2)); }, ms);
+      await p.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+      await sleep(120);
+      return p.evaluate(() => ({ delta: window.edge.clicks.at(-1), out: window.edge.out?.gate ?? null }));
+    };
+    const early = await clickAt(ARM - 130);
+    if (!(early.delta < ARM - 30)) {
+      // The click arrived too late to judge the edge (a loaded machine): try a fresh card.
+      console.log(`hostile: arm edge: attempt ${attempt}: the early click landed at ${early.delta?.toFixed(0)} ms; again`);
+      await p.evaluate(() => lab.inst.ck.dispose());
+      continue;
+    }
+    assert.equal(early.out, null, `a trusted click at ${early.delta.toFixed(0)} ms (arm delay ${ARM} ms) did something: ${early.out}`);
+    const late = await clickAt(ARM + 70);
+    await until(p, () => window.edge.out, undefined, "the late click to confirm");
+    judged = { early: early.delta, late: late.delta, out: await p.evaluate(() => window.edge.out.gate) };
+  }
+  assert.ok(judged, "no attempt landed a click before the arm delay's edge");
+  console.log(`hostile: arm edge: clicks at ${judged.early.toFixed(0)} ms and ${judged.late.toFixed(0)} ms after the card was shown (event.timeStamp)`);
+  assert.ok(judged.late >= ARM && judged.late < ARM + 400, `the late click landed at ${judged.late} ms`);
+  assert.equal(judged.out, "confirmed");
+  assert.equal(await hardRuns(p), 1);
+  await finish(p, "arm delay edge");
+});
+
+test("dispose() with cards waiting calls no confirmationSummary; a settled callId sent after dispose() gets no second record", {
+  timeout: 60_000,
+  todo: "SDK bugs: dispose() shows each waiting card in turn while it cancels them, calling the app's confirmationSummary after dispose; and an invoke after dispose() with a callId the instance already settled answers cancelled/disposed with a second record for that callId",
+}, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup({ armDelayMs: 0 });
+    let disposed = false;
+    const late = [];
+    inst.ck.defineAction({
+      name: "dropTable", description: "Drop a table.", control: "hard", run: inst.run("hard", "dropTable"),
+      confirmationSummary: (a) => { if (disposed) late.push(a.t); return `Drop ${a.t}?`; },
+    });
+    const done = await lab.call(inst, { name: "readDoc", args: {}, callId: "done" });
+    for (const t of [1, 2, 3]) lab.call(inst, { name: "dropTable", args: { t } });
+    await lab.sleep(50);
+    disposed = true;
+    inst.ck.dispose();
+    await lab.sleep(50);
+    const again = await lab.call(inst, { name: "readDoc", args: {}, callId: "done" });
+    return { late, done: done.gate, again: again.gate, records: inst.records.filter((x) => x.callId === "done").map((x) => x.gate) };
+  });
+  console.log(`hostile: dispose with cards waiting: ${JSON.stringify(r)}`);
+  assert.deepEqual(r.late, [], "no summary computed after dispose()");
+  assert.equal(r.done, "fired");
+  assert.equal(r.again, "fired", "the settled call's own outcome");
+  assert.deepEqual(r.records, ["fired"], "one record for the call");
+  await finish(p, "dispose with cards waiting");
+});
