@@ -17,7 +17,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, existsSync } from "node:fs";
-import { launch, openFixture, onPart, click, cardState, waitCard, sleep, partCenter, ENGINE } from "./harness.mjs";
+import { launch, openFixture, onPart, click, cardState, waitCard, sleep, partCenter, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
 
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SCALE = Number(process.env.HOSTILE_SCALE ?? (ENGINE === "chromium" ? 1 : 0.5));
@@ -176,7 +176,7 @@ function refusalsHappened(r, name) {
   assert.ok(viaChecked > 0, `${name}: no record's via was checked`);
 }
 
-test("an untrusted agent through invoke: thousands of random and adversarial calls", async () => {
+test("an untrusted agent through invoke: thousands of random and adversarial calls", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(async ([seed, count]) => {
     lab.setup({ confirmTimeoutMs: 400, maxPending: 8 });
@@ -188,7 +188,7 @@ test("an untrusted agent through invoke: thousands of random and adversarial cal
   refusalsHappened(r, "invoke agent");
 });
 
-test("an untrusted agent through handleToolCall, in all three provider formats", async () => {
+test("an untrusted agent through handleToolCall, in all three provider formats", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(async ([seed, count]) => {
     lab.setup({ confirmTimeoutMs: 400, maxPending: 8 });
@@ -200,7 +200,7 @@ test("an untrusted agent through handleToolCall, in all three provider formats",
   refusalsHappened(r, "tool-call agent");
 });
 
-test("synthetic events at every element, the SDK's card included, never confirm", async () => {
+test("synthetic events at every element, the SDK's card included, never confirm", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(() => {
     lab.setup({ armDelayMs: 50 });
@@ -268,7 +268,7 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   await finish(p, "synthetic events");
 });
 
-test("calls during the arm delay, and trusted clicks inside it, do nothing", async () => {
+test("calls during the arm delay, and trusted clicks inside it, do nothing", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(() => {
     lab.setup({ armDelayMs: 1500 });
@@ -314,7 +314,7 @@ test("calls during the arm delay, and trusted clicks inside it, do nothing", asy
   await finish(p, "arm delay");
 });
 
-test("a flood of 10,000 invokes with 1,000 hard ones, twice: bounded and still working", async () => {
+test("a flood of 10,000 invokes with 1,000 hard ones, twice: bounded and still working", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   const r = await p.evaluate(async (count) => {
     const inst = lab.setup({ confirmTimeoutMs: 1000 });
@@ -357,7 +357,7 @@ test("a flood of 10,000 invokes with 1,000 hard ones, twice: bounded and still w
   await finish(p, "flood");
 });
 
-test("run handlers that throw, reject, never resolve or re-enter invoke", async () => {
+test("run handlers that throw, reject, never resolve or re-enter invoke", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   const modes = ["throw", "throwValue", "reject", "rejectNothing", "hang", "slow", "thenableThrows", "cyclic", "bigint", "reenter", "plain"];
   const r = await p.evaluate(async (modes) => {
@@ -397,7 +397,7 @@ test("run handlers that throw, reject, never resolve or re-enter invoke", async 
   await finish(p, "misbehaving runs");
 });
 
-test("a record sink and event listeners that throw break nothing", async () => {
+test("a record sink and event listeners that throw break nothing", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(async (seed) => {
     const inst = lab.setup({ sink: () => { throw new Error("sink threw"); } });
@@ -415,7 +415,7 @@ test("a record sink and event listeners that throw break nothing", async () => {
   await finish(p, "throwing sinks");
 });
 
-test("dispose and pagehide in the middle of a card and of a run", async () => {
+test("dispose and pagehide in the middle of a card and of a run", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   const start = () => p.evaluate(() => {
     const inst = lab.setup();
@@ -466,7 +466,7 @@ test("dispose and pagehide in the middle of a card and of a run", async () => {
   await finish(p, "dispose and pagehide");
 });
 
-test("the tab hidden during Hand mode disarms it; element actions never touch the page unarmed", async () => {
+test("the tab hidden during Hand mode disarms it; element actions never touch the page unarmed", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(() => {
     const inst = lab.setup({ armDelayMs: 100 });
@@ -539,7 +539,7 @@ test("the tab hidden during Hand mode disarms it; element actions never touch th
 // elsewhere the standard-shaped fixture that mirrors it. See "the WebMCP door" in lab.js.
 const MODEL_CONTEXT = readFileSync(new URL("./fixtures/model-context.js", import.meta.url), "utf8");
 
-test("an untrusted agent through WebMCP's executeTool: no hard fire without a click, no soft fire without its token", async () => {
+test("an untrusted agent through WebMCP's executeTool: no hard fire without a click, no soft fire without its token", { timeout: TEST_TIMEOUT }, async () => {
   const mcpEnv = ENGINE === "chromium" ? await launch({ chromium: { args: ["--enable-features=WebMCP"] } }) : env;
   try {
     const p = await openFixture(mcpEnv);
