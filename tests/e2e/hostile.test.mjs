@@ -1146,7 +1146,11 @@ test("the arm delay at its edge: a trusted click ~100 ms before it does nothing,
   const p = await labPage();
   const ARM = 1500;
   let judged = null;
-  for (let attempt = 1; attempt <= 3 && !judged; attempt++) {
+  // How long the driver's click takes to reach the page (about 10 ms in Chromium, over 100 ms
+  // through WebKit's WebDriver): learnt from each click, so that the next lands where aimed.
+  let lag = 0;
+  let lateRuns = 0;
+  for (let attempt = 1; attempt <= 4 && !judged; attempt++) {
     const key = `edge${attempt}`;
     await p.evaluate(([key, arm]) => {
       const inst = lab.setup({ armDelayMs: arm });
@@ -1158,21 +1162,31 @@ test("the arm delay at its edge: a trusted click ~100 ms before it does nothing,
     await waitCard(p, (s) => s.open && s.summary === `Delete ${key}?`);
     const at = await onPart(p, "confirm", function () { const r = this.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
     await p.evaluate((at) => { lab.confirmAt = at; }, at);
-    const clickAt = async (ms) => {
-      await p.evaluate(async (ms) => { while (performance.now() < window.edge.shownAt + ms) await new Promise((r) => setTimeout(r, 2)); }, ms);
-      await p.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
-      await sleep(120);
-      return p.evaluate(() => ({ delta: window.edge.clicks.at(-1), out: window.edge.out?.gate ?? null }));
+    const clickAt = async (ms, where = { x: at.x + at.width / 2, y: at.y + at.height / 2 }) => {
+      const sent = await p.evaluate(async (ms) => {
+        while (performance.now() < window.edge.shownAt + ms) await new Promise((r) => setTimeout(r, 2));
+        return performance.now() - window.edge.shownAt;
+      }, ms - lag);
+      await p.mouse.click(where.x, where.y);
+      await sleep(150);
+      const seen = await p.evaluate(() => ({ delta: window.edge.clicks.at(-1), out: window.edge.out?.gate ?? null }));
+      if (seen.delta !== undefined) lag = Math.max(lag, seen.delta - sent);
+      return seen;
     };
-    const early = await clickAt(ARM - 130);
+    // A first click on the title (which does nothing, see the test before) learns the lag.
+    const title = await partCenter(p, "title");
+    await clickAt(300, title);
+    const early = await clickAt(ARM - 100);
     if (!(early.delta < ARM - 30)) {
-      // The click arrived too late to judge the edge (a loaded machine): try a fresh card.
-      console.log(`hostile: arm edge: attempt ${attempt}: the early click landed at ${early.delta?.toFixed(0)} ms; again`);
+      // The click arrived too late to judge the edge (a loaded machine; past the edge it may
+      // rightly confirm): try a fresh card.
+      console.log(`hostile: arm edge: attempt ${attempt}: the early click landed at ${early.delta?.toFixed(0)} ms (${early.out ?? "nothing"}); again`);
+      if (early.out === "confirmed") lateRuns += 1;
       await p.evaluate(() => lab.inst.ck.dispose());
       continue;
     }
     assert.equal(early.out, null, `a trusted click at ${early.delta.toFixed(0)} ms (arm delay ${ARM} ms) did something: ${early.out}`);
-    const late = await clickAt(ARM + 70);
+    const late = await clickAt(ARM + 100);
     await until(p, () => window.edge.out, undefined, "the late click to confirm");
     judged = { early: early.delta, late: late.delta, out: await p.evaluate(() => window.edge.out.gate) };
   }
@@ -1180,7 +1194,7 @@ test("the arm delay at its edge: a trusted click ~100 ms before it does nothing,
   console.log(`hostile: arm edge: clicks at ${judged.early.toFixed(0)} ms and ${judged.late.toFixed(0)} ms after the card was shown (event.timeStamp)`);
   assert.ok(judged.late >= ARM && judged.late < ARM + 400, `the late click landed at ${judged.late} ms`);
   assert.equal(judged.out, "confirmed");
-  assert.equal(await hardRuns(p), 1);
+  assert.equal(await hardRuns(p), 1 + lateRuns);
   await finish(p, "arm delay edge");
 });
 
