@@ -152,6 +152,13 @@ function synthetic() {
   return fired;
 }
 
+/** `synthetic` fired at a card part; the count it fired (a part that is missing fails here, not as NaN later). */
+async function syntheticAt(p, part) {
+  const fired = await onPart(p, part, synthetic);
+  assert.ok(Number.isInteger(fired) && fired > 0, `synthetic events at "${part}": ${fired} (no such part?)`);
+  return fired;
+}
+
 /** `synthetic` at the page's own elements and at the SDK's host elements (reachable from JS). */
 function atPageElements(src) {
   const fire = new Function(`return (${src})`)();
@@ -211,7 +218,7 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   let events = 0;
   for (let round = 0; round < n(4); round++) {
     for (const part of ["confirm", "card", "title", "summary", "countdown"]) {
-      events += await onPart(p, part, synthetic);
+      events += await syntheticAt(p, part);
     }
     events += await p.evaluate(atPageElements, synthetic.toString());
   }
@@ -249,8 +256,10 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   for (const [how, fn] of Object.entries(closers)) {
     const key = `close_${how}`;
     await open(key);
-    events += await onPart(p, "confirm", fn);
-    events += await onPart(p, "confirm", synthetic);
+    const closed = await onPart(p, "confirm", fn);
+    assert.equal(closed, 1, `${how}: no Confirm to try it on`);
+    events += closed;
+    events += await syntheticAt(p, "confirm");
     await sleep(80);
     const gate = await answer(key);
     assert.ok(["cancelled", "pending"].includes(gate), `${how}: ${gate}`);
@@ -259,7 +268,7 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   assert.equal(await hardRuns(p), 1);
   // And after every closer was tried, a fresh card still takes a person's click.
   await open("after_closers");
-  events += await onPart(p, "confirm", synthetic);
+  events += await syntheticAt(p, "confirm");
   await trustedConfirm(p);
   await sleep(150);
   assert.equal(await answer("after_closers"), "confirmed");
@@ -567,7 +576,7 @@ test("an untrusted agent through WebMCP's executeTool: no hard fire without a cl
     });
     await waitCard(p, (s) => s.open && s.summary === "Delete mcp-control?");
     await sleep(100);
-    const events = (await onPart(p, "confirm", synthetic)) + (await p.evaluate(atPageElements, synthetic.toString()));
+    const events = (await syntheticAt(p, "confirm")) + (await p.evaluate(atPageElements, synthetic.toString()));
     await sleep(50);
     assert.equal(await hardRuns(p), 0);
     assert.equal(await p.evaluate(() => window.mcpHard), null, "the browser's agent still waits");
@@ -1156,21 +1165,27 @@ test("the arm delay at its edge: a trusted click ~100 ms before it does nothing,
       const inst = lab.setup({ armDelayMs: arm });
       window.edge = { shownAt: null, clicks: [], out: null };
       inst.ck.on("proposal", () => { window.edge.shownAt ??= performance.now(); });
-      window.addEventListener("click", (e) => { if (e.isTrusted && window.edge.shownAt !== null) window.edge.clicks.push(e.timeStamp - window.edge.shownAt); }, true);
+      if (!lab.edgeListener) {
+        lab.edgeListener = true; // one listener for every attempt: it writes to the current `edge`
+        window.addEventListener("click", (e) => { if (e.isTrusted && window.edge.shownAt !== null) window.edge.clicks.push(e.timeStamp - window.edge.shownAt); }, true);
+      }
       lab.call(inst, { name: "deleteProject", args: { projectId: key }, callId: key }).then((o) => { window.edge.out = o; });
     }, [key, ARM]);
     await waitCard(p, (s) => s.open && s.summary === `Delete ${key}?`);
     const at = await onPart(p, "confirm", function () { const r = this.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
     await p.evaluate((at) => { lab.confirmAt = at; }, at);
     const clickAt = async (ms, where = { x: at.x + at.width / 2, y: at.y + at.height / 2 }) => {
-      const sent = await p.evaluate(async (ms) => {
+      const [sent, before] = await p.evaluate(async (ms) => {
         while (performance.now() < window.edge.shownAt + ms) await new Promise((r) => setTimeout(r, 2));
-        return performance.now() - window.edge.shownAt;
+        return [performance.now() - window.edge.shownAt, window.edge.clicks.length];
       }, ms - lag);
       await p.mouse.click(where.x, where.y);
-      await sleep(150);
+      // This click's own entry (a driver may deliver it well after the call returns), and what
+      // the page saw a moment after it.
+      await until(p, (n) => window.edge.clicks.length > n, before, "the click to reach the page");
+      await sleep(100);
       const seen = await p.evaluate(() => ({ delta: window.edge.clicks.at(-1), out: window.edge.out?.gate ?? null }));
-      if (seen.delta !== undefined) lag = Math.max(lag, seen.delta - sent);
+      lag = Math.max(lag, seen.delta - sent);
       return seen;
     };
     // A first click on the title (which does nothing, see the test before) learns the lag.

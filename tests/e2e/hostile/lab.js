@@ -492,27 +492,42 @@
       pending.push(p);
       await Promise.race([p, micro(6)]);
     }
+    await lab.expireOne(inst, door);
     return pending.length;
   };
 
   /**
    * Refusals the random mix may miss in a short run, made sure of: every 50th call (if a token
    * waits with time to spare) is that token's own call with its last character changed
-   * (tampered), and 25 calls later one declines a waiting token. Every 500th is that token's
-   * own call just after its expiry, the page kept busy until then so that no timer of the SDK
-   * has settled the call first (token_expired, not the terminal timeout).
+   * (tampered), and 25 calls later one declines a waiting token.
    */
   lab.forcedConfirm = (i, list) => {
     const live = list.filter((t) => t.expiresAt > Date.now() + 100);
-    const k = i % 500 === 137 ? "expired" : i % 50 === 49 ? "tampered" : i % 50 === 24 ? "decline" : null;
-    if (live.length === 0 || k === null) return null;
+    if (live.length === 0 || (i % 50 !== 49 && i % 50 !== 24)) return null;
     const t = live[i % live.length];
-    if (k === "decline") return { t, token: t.token, decline: true };
-    if (k === "tampered") return { t, token: t.token.slice(0, -1) + (t.token.endsWith("A") ? "B" : "A"), decline: false };
-    const soonest = live.reduce((a, b) => (a.expiresAt <= b.expiresAt ? a : b));
-    if (soonest.expiresAt - Date.now() > 1000) return null;
-    while (Date.now() <= soonest.expiresAt + 5) { /* busy: no timer runs */ }
-    return { t: soonest, token: soonest.token, decline: false };
+    if (i % 50 === 24) return { t, token: t.token, decline: true };
+    return { t, token: t.token.slice(0, -1) + (t.token.endsWith("A") ? "B" : "A"), decline: false };
+  };
+
+  /**
+   * An expired token presented, made sure of at the end of an agent run: a soft call through
+   * `door`, then its own confirming call just after the token's expiry, the page kept busy
+   * until then so that no timer of the SDK settles the call first (the answer must be
+   * token_expired, not the call's terminal timeout). The WebMCP door is called through the
+   * tool's own `execute`, which enters the SDK at once (a browser's executeTool may wait a task).
+   */
+  lab.expireOne = async (inst, door) => {
+    const args = { expire: door };
+    const ask = async (input, id) => {
+      if (door === "invoke") return lab.call(inst, { name: "archiveThread", args, ...input });
+      if (door === "tool") return JSON.parse((await lab.tool(inst, { type: "tool_use", id, name: "archiveThread", input: { ...args, ...input } })).content);
+      return inst.executes.archiveThread({ ...args, ...input });
+    };
+    const first = await ask({}, `expire_${inst.issued.size}_a`);
+    const t = inst.issued.get(first?.confirmToken);
+    if (!t) { violation(`expireOne: no token from ${door} (${first?.gate})`); return; }
+    while (Date.now() <= t.expiresAt + 5) { /* busy: no timer runs */ }
+    await ask({ confirmToken: t.token }, `expire_${inst.issued.size}_b`);
   };
 
   /** An agent call in one of the three provider shapes (or a broken one). */
@@ -649,6 +664,8 @@
         violation(`a door call (${d.explicitId ?? "no callId"}) never settled`);
       }
     }
+    // No input, however it was shaped, reached Object.prototype.
+    if (({}).polluted !== undefined || Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")) violation("Object.prototype.polluted is set");
     // The SDK still answers a normal call (a wasm panic would make every call throw).
     let still = null;
     try {
@@ -840,6 +857,7 @@
     }
     await Promise.race([Promise.all(retired.flatMap((old) => old.mcpPending.map((c) => c.done))), lab.sleep(500)]);
     freeSettled();
+    await lab.expireOne(inst, "webmcp");
     return pending.length;
   };
 
