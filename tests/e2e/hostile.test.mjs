@@ -1154,15 +1154,19 @@ test("dispose() from inside confirmationSummary or approver(): the call is cance
 test("the arm delay at its edge: a trusted click ~100 ms before it does nothing, one ~100 ms after confirms (on event.timeStamp)", { timeout: 60_000 }, async () => {
   const p = await labPage();
   const ARM = 1500;
-  let judged = null;
+  // Each click is judged by when the page received it (its event's own timeStamp, the clock
+  // the SDK judges it on): more than 30 ms before the edge it must do nothing, more than 30 ms
+  // after it must confirm; the test needs one of each.
+  const MARGIN = 30;
   // How long the driver's click takes to reach the page (about 10 ms in Chromium, over 100 ms
-  // through WebKit's WebDriver): learnt from each click, so that the next lands where aimed.
+  // through WebKit's WebDriver), learnt from the click before, so that the next lands near
+  // where it is aimed.
   let lag = 0;
-  let lateRuns = 0;
-  for (let attempt = 1; attempt <= 4 && !judged; attempt++) {
+  let judged = null;
+  for (let attempt = 1; attempt <= 3 && !judged; attempt++) {
     const key = `edge${attempt}`;
     await p.evaluate(([key, arm]) => {
-      const inst = lab.setup({ armDelayMs: arm });
+      const inst = lab.setup({ armDelayMs: arm, confirmTimeoutMs: 30000 });
       window.edge = { shownAt: null, clicks: [], out: null };
       inst.ck.on("proposal", () => { window.edge.shownAt ??= performance.now(); });
       if (!lab.edgeListener) {
@@ -1185,31 +1189,30 @@ test("the arm delay at its edge: a trusted click ~100 ms before it does nothing,
       await until(p, (n) => window.edge.clicks.length > n, before, "the click to reach the page");
       await sleep(100);
       const seen = await p.evaluate(() => ({ delta: window.edge.clicks.at(-1), out: window.edge.out?.gate ?? null }));
-      lag = Math.max(lag, seen.delta - sent);
+      lag = Math.max(0, seen.delta - sent);
       return seen;
     };
     // A first click on the title (which does nothing, see the test before) learns the lag.
-    const title = await partCenter(p, "title");
-    await clickAt(300, title);
-    const early = await clickAt(ARM - 100);
-    if (!(early.delta < ARM - 30)) {
-      // The click arrived too late to judge the edge (a loaded machine; past the edge it may
-      // rightly confirm): try a fresh card.
-      console.log(`hostile: arm edge: attempt ${attempt}: the early click landed at ${early.delta?.toFixed(0)} ms (${early.out ?? "nothing"}); again`);
-      if (early.out === "confirmed") lateRuns += 1;
-      await p.evaluate(() => lab.inst.ck.dispose());
-      continue;
+    await clickAt(300, await partCenter(p, "title"));
+    const seen = { before: null, after: null };
+    for (const aim of [ARM - 100, ARM + 100, ARM + 200, ARM + 300]) {
+      if (aim > ARM && seen.before === null) break; // no click landed before the edge: a fresh card
+      const c = await clickAt(aim);
+      if (c.delta < ARM - MARGIN) {
+        assert.equal(c.out, null, `a trusted click at ${c.delta.toFixed(0)} ms (arm delay ${ARM} ms) did something: ${c.out}`);
+        seen.before ??= c.delta;
+      } else if (c.delta >= ARM + MARGIN) {
+        assert.equal(c.out, "confirmed", `a trusted click at ${c.delta.toFixed(0)} ms, past the arm delay, did not confirm`);
+        seen.after = c.delta;
+      }
+      if (c.out) break; // settled (within the margin either outcome is right)
     }
-    assert.equal(early.out, null, `a trusted click at ${early.delta.toFixed(0)} ms (arm delay ${ARM} ms) did something: ${early.out}`);
-    const late = await clickAt(ARM + 100);
-    await until(p, () => window.edge.out, undefined, "the late click to confirm");
-    judged = { early: early.delta, late: late.delta, out: await p.evaluate(() => window.edge.out.gate) };
+    console.log(`hostile: arm edge: attempt ${attempt}: ${JSON.stringify(seen)}`);
+    if (seen.before !== null && seen.after !== null) judged = seen;
+    else await p.evaluate(() => lab.inst.ck.dispose());
   }
-  assert.ok(judged, "no attempt landed a click before the arm delay's edge");
-  console.log(`hostile: arm edge: clicks at ${judged.early.toFixed(0)} ms and ${judged.late.toFixed(0)} ms after the card was shown (event.timeStamp)`);
-  assert.ok(judged.late >= ARM && judged.late < ARM + 400, `the late click landed at ${judged.late} ms`);
-  assert.equal(judged.out, "confirmed");
-  assert.equal(await hardRuns(p), 1 + lateRuns);
+  assert.ok(judged, "no attempt landed one click well before the arm delay's edge and one well after it");
+  console.log(`hostile: arm edge: clicks at ${judged.before.toFixed(0)} ms (nothing) and ${judged.after.toFixed(0)} ms (confirmed) after the card was shown (event.timeStamp)`);
   await finish(p, "arm delay edge");
 });
 

@@ -492,7 +492,7 @@
       pending.push(p);
       await Promise.race([p, micro(6)]);
     }
-    await lab.expireOne(inst, door);
+    if (expireEvery) await lab.expireOne(inst, door); // a run meant to meet expiry
     return pending.length;
   };
 
@@ -857,7 +857,7 @@
     }
     await Promise.race([Promise.all(retired.flatMap((old) => old.mcpPending.map((c) => c.done))), lab.sleep(500)]);
     freeSettled();
-    await lab.expireOne(inst, "webmcp");
+    if (expireEvery) await lab.expireOne(inst, "webmcp");
     return pending.length;
   };
 
