@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep, collectGarbage } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep, collectGarbage, TEST_TIMEOUT } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -64,7 +64,7 @@ async function waitOutcome(p, key, timeout = 5000) {
 const runs = (p, name) => p.evaluate((name) => window.runs[name] ?? 0, name);
 const armed = () => sleep(400);
 
-test("the package loads, and a trusted click on Confirm is seen by the Rust card and runs the action", async () => {
+test("the package loads, and a trusted click on Confirm is seen by the Rust card and runs the action", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.hard("deleteProject", {
     confirmationSummary: (a) => `Delete ${a.projectId}?`,
@@ -92,7 +92,7 @@ test("the package loads, and a trusted click on Confirm is seen by the Rust card
   assert.deepEqual(p.problems, []);
 });
 
-test("element.click(), dispatchEvent and synthetic keys on Confirm do nothing", async () => {
+test("element.click(), dispatchEvent and synthetic keys on Confirm do nothing", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.hard("wipeDisk"));
   const key = await p.evaluate(() => window.call("wipeDisk"));
@@ -116,7 +116,7 @@ test("element.click(), dispatchEvent and synthetic keys on Confirm do nothing", 
   assert.deepEqual(p.problems, []);
 });
 
-test("a trusted click inside the arm delay does nothing; one after it confirms", async () => {
+test("a trusted click inside the arm delay does nothing; one after it confirms", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page({ armDelayMs: 1500 });
   await p.evaluate(() => window.hard("dropTable"));
   const key = await p.evaluate(() => window.call("dropTable"));
@@ -131,7 +131,7 @@ test("a trusted click inside the arm delay does nothing; one after it confirms",
   assert.equal(await runs(p, "dropTable"), 1);
 });
 
-test("Cancel, Escape and Enter on the initially focused button each cancel", async () => {
+test("Cancel, Escape and Enter on the initially focused button each cancel", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.hard("eraseAll"));
   const ways = {
@@ -154,7 +154,7 @@ test("Cancel, Escape and Enter on the initially focused button each cancel", asy
   assert.deepEqual(reasons, [["cancelled", "cancelled_by_user"], ["cancelled", "cancelled_by_user"], ["cancelled", "cancelled_by_user"]]);
 });
 
-test("Tab and Shift+Tab stay inside the card; Space on Confirm confirms", async () => {
+test("Tab and Shift+Tab stay inside the card; Space on Confirm confirms", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.hard("resetPassword"));
   const key = await p.evaluate(() => window.call("resetPassword"));
@@ -175,7 +175,7 @@ test("Tab and Shift+Tab stay inside the card; Space on Confirm confirms", async 
   assert.equal(await runs(p, "resetPassword"), 1);
 });
 
-test("a double click on Confirm runs the action once", async () => {
+test("a double click on Confirm runs the action once", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.hard("purgeCache"));
   const key = await p.evaluate(() => window.call("purgeCache"));
@@ -190,7 +190,7 @@ test("a double click on Confirm runs the action once", async () => {
   assert.equal((await p.evaluate(() => window.records)).length, 1);
 });
 
-test("expiry settles as timeout and removes the card", async () => {
+test("expiry settles as timeout and removes the card", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page({ confirmTimeoutMs: 1200 });
   await p.evaluate(() => window.hard("revokeKeys"));
   const key = await p.evaluate(() => window.call("revokeKeys"));
@@ -206,7 +206,7 @@ test("expiry settles as timeout and removes the card", async () => {
   assert.equal(await runs(p, "revokeKeys"), 0);
 });
 
-test("two proposals queue: the card shows 1 of 2, and the second follows the first", async () => {
+test("two proposals queue: the card shows 1 of 2, and the second follows the first", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => { window.hard("deleteA"); window.hard("deleteB"); });
   const a = await p.evaluate(() => window.call("deleteA"));
@@ -225,7 +225,7 @@ test("two proposals queue: the card shows 1 of 2, and the second follows the fir
   assert.deepEqual(await p.evaluate(() => window.ck.pending()), []);
 });
 
-test("mutating the caller's args after invoke changes nothing", async () => {
+test("mutating the caller's args after invoke changes nothing", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.hard("deleteItems", {
     confirmationSummary: (a) => `Delete ${a.ids.join(", ")}?`,
@@ -250,7 +250,7 @@ test("mutating the caller's args after invoke changes nothing", async () => {
   assert.deepEqual(record.args, { ids: ["a", "b"], meta: { by: "agent" } });
 });
 
-test("a member cannot confirm an admin-only card; it stays pending", async () => {
+test("a member cannot confirm an admin-only card; it stays pending", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page({ role: "member" });
   await p.evaluate(() => window.hard("deleteOrg", { approvers: ["admin"] }));
   const key = await p.evaluate(() => window.call("deleteOrg"));
@@ -266,7 +266,7 @@ test("a member cannot confirm an admin-only card; it stays pending", async () =>
   assert.equal(await p.evaluate(() => window.ck.pending().length), 1);
 });
 
-test("summary markup is shown as text and runs no script", async () => {
+test("summary markup is shown as text and runs no script", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => {
     window.pwned = 0;
@@ -283,7 +283,7 @@ test("summary markup is shown as text and runs no script", async () => {
   assert.equal(await p.evaluate(() => window.pwned), 0);
 });
 
-test("a throwing or non-string summary falls back to the description", async () => {
+test("a throwing or non-string summary falls back to the description", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => {
     window.hard("truncateLogs", { confirmationSummary: () => { throw new Error("boom"); } });
@@ -299,7 +299,7 @@ test("a throwing or non-string summary falls back to the description", async () 
   assert.equal(s.summary, "The killJob action.");
 });
 
-test("the summary text appears in no record, outcome or event", async () => {
+test("the summary text appears in no record, outcome or event", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   const SECRET = "SUMMARY-SECRET-7f3a";
   await p.evaluate((SECRET) => window.hard("destroyVault", { confirmationSummary: () => `${SECRET}: destroy the vault?` }), SECRET);
@@ -319,7 +319,7 @@ test("the summary text appears in no record, outcome or event", async () => {
   assert.ok(!everything.includes(SECRET), "the summary leaked");
 });
 
-test("dispose cancels what is pending, removes the card and aborts ctx.signal", async () => {
+test("dispose cancels what is pending, removes the card and aborts ctx.signal", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => {
     window.hard("deleteOne");
@@ -349,7 +349,7 @@ test("dispose cancels what is pending, removes the card and aborts ctx.signal", 
   assert.equal(await runs(p, "deleteOne") + await runs(p, "deleteTwo"), 0);
 });
 
-test("an instance the page no longer holds keeps its card and its call until they settle", async () => {
+test("an instance the page no longer holds keeps its card and its call until they settle", { timeout: TEST_TIMEOUT }, async () => {
   // JavaScriptCore collects `ck` in `const ck = new Coworkkit(); await ck.invoke(...)` when no
   // later code uses it (the README's example): the card must not vanish with the object.
   const p = await page();
@@ -378,7 +378,7 @@ test("an instance the page no longer holds keeps its card and its call until the
   assert.deepEqual(p.problems, []);
 });
 
-test("a throwing onActionRecord breaks nothing", async () => {
+test("a throwing onActionRecord breaks nothing", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => {
     window.ck.dispose();
@@ -393,7 +393,7 @@ test("a throwing onActionRecord breaks nothing", async () => {
   assert.ok(p.problems.some((m) => m.includes("onActionRecord")), "the throw was logged");
 });
 
-test("axe-core finds no accessibility violations on the open card", async () => {
+test("axe-core finds no accessibility violations on the open card", { timeout: TEST_TIMEOUT }, async () => {
   // axe cannot see into a closed shadow root, so this page alone attaches shadow roots open
   // (an init script patches attachShadow before the SDK loads); the markup is the same.
   const p = await page({}, { openShadowRoots: true });

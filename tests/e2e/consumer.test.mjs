@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startServer } from "../../scripts/serve.mjs";
 import { launchBrowser } from "./drivers/index.mjs";
-import { ENGINE, openFixture, clickPart, waitCard, waitFor, click, sleep } from "./harness.mjs";
+import { ENGINE, openFixture, clickPart, waitCard, waitFor, click, sleep, TEST_TIMEOUT } from "./harness.mjs";
 
 // What this file checks is the package and the bundlers, not an engine: the SDK's behaviour in
 // each engine is the other suites' job, so the Vite + React build is driven in Chromium only
@@ -101,7 +101,8 @@ after(async () => {
 
 const env = () => ({ url: server.url, browser });
 /** The tests below run in Chromium only (see the top of the file). */
-const chromiumTest = ENGINE === "chromium" ? test : () => {};
+/** A test of this file (Chromium only), with the suite's time limit (harness.mjs). */
+const chromiumTest = ENGINE === "chromium" ? (name, fn) => test(name, { timeout: TEST_TIMEOUT }, fn) : () => {};
 
 chromiumTest("the tarball holds exactly the files of `files`, and its .d.ts have no `any` in public types", async () => {
   const all = (await sh("tar", ["-tzf", tarball])).trim().split("\n").map((f) => f.replace(/^package\//, "")).sort();

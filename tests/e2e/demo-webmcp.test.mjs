@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch, clickPart, click, waitCard, waitFor, sleep, onlyIn, ENGINE } from "./harness.mjs";
+import { launch, clickPart, click, waitCard, waitFor, sleep, onlyIn, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 const OUT = join(ROOT, "test-results/demo", ENGINE);
@@ -105,7 +105,7 @@ test("browser agent mode: the scripted assistant drives the page through documen
     await page.close();
   });
 
-test("without WebMCP the browser-agent mode is off and the page says how to see it", async () => {
+test("without WebMCP the browser-agent mode is off and the page says how to see it", { timeout: TEST_TIMEOUT }, async () => {
   // Chromium without the flag; the other engines as they are.
   const bare = ENGINE === "chromium" ? await launch() : env;
   try {

@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch, clickPart, click, waitCard, waitFor, onPart, partCenter, sleep, ENGINE } from "./harness.mjs";
+import { launch, clickPart, click, waitCard, waitFor, onPart, partCenter, sleep, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 const OUT = join(ROOT, "test-results/demo", ENGINE);
@@ -75,7 +75,7 @@ const taskTitles = (page) => page.evaluate(() => [...document.querySelectorAll("
 const projectNames = (page) => page.evaluate(() => [...document.querySelectorAll("#project-nav .nav-name")].map((e) => e.textContent));
 const handMode = (page) => page.evaluate(() => window.demo.ck.handMode);
 
-test("a person walks through every gate; the hostile agent gets nowhere", async () => {
+test("a person walks through every gate; the hostile agent gets nowhere", { timeout: TEST_TIMEOUT }, async () => {
   const page = await openDemo();
   assert.equal(await text(page, "#project-title"), "Website redesign");
   assert.equal((await taskTitles(page)).length, 11);
@@ -244,7 +244,7 @@ async function axe(page) {
   });
 }
 
-test("axe-core finds no accessibility violations in light mode, mid-conversation", async () => {
+test("axe-core finds no accessibility violations in light mode, mid-conversation", { timeout: TEST_TIMEOUT }, async () => {
   const page = await openDemo();
   assert.equal(await ask(page, "archive the Launch thread"), "Shall I archive the thread “Launch” in Website redesign? It can be restored later.");
   assert.deepEqual(await axe(page), []);
@@ -252,7 +252,7 @@ test("axe-core finds no accessibility violations in light mode, mid-conversation
   await page.close();
 });
 
-test("the demo looks right in dark mode, is keyboard usable, and passes axe-core", async () => {
+test("the demo looks right in dark mode, is keyboard usable, and passes axe-core", { timeout: TEST_TIMEOUT }, async () => {
   const page = await openDemo("dark");
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, "rgb(12, 14, 19)");
@@ -271,7 +271,7 @@ test("the demo looks right in dark mode, is keyboard usable, and passes axe-core
   await page.close();
 });
 
-test("the package is served with the MIME types browsers require", async () => {
+test("the package is served with the MIME types browsers require", { timeout: TEST_TIMEOUT }, async () => {
   const wasm = await fetch(new URL("pkg/coworkkit_bg.wasm", env.url));
   assert.equal(wasm.headers.get("content-type"), "application/wasm");
   const js = await fetch(new URL("pkg/coworkkit.js", env.url));

@@ -3,7 +3,7 @@
 // or on an unavailable element, and fill/select reach a React-controlled form.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, onPart, clickPart, partCenter, waitCard, waitFor, click, sleep } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, partCenter, waitCard, waitFor, click, sleep, TEST_TIMEOUT } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -76,7 +76,7 @@ async function waitNoActivation(p) {
   throw new Error("user activation never lapsed");
 }
 
-test("a trusted click arms Hand mode: on the SDK's switch and through armHandMode() in a page handler", async () => {
+test("a trusted click arms Hand mode: on the SDK's switch and through armHandMode() in a page handler", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   assert.equal(await handMode(p), false, "off by default");
   await p.evaluate(() => { window.sw = window.ck.mountHandModeSwitch(); });
@@ -109,7 +109,7 @@ test("a trusted click arms Hand mode: on the SDK's switch and through armHandMod
   assert.deepEqual(p.problems, []);
 });
 
-test("without user activation armHandMode() throws needs_user_activation, and an untrusted switch click does nothing", async () => {
+test("without user activation armHandMode() throws needs_user_activation, and an untrusted switch click does nothing", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => { window.ck.mountHandModeSwitch(); });
   await waitNoActivation(p);
@@ -129,7 +129,7 @@ test("without user activation armHandMode() throws needs_user_activation, and an
   assert.deepEqual(p.problems, []);
 });
 
-test("an element action while disarmed leaves the page untouched; armed, it acts", async () => {
+test("an element action while disarmed leaves the page untouched; armed, it acts", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => {
     window.ck.defineAction({ name: "pressOutside", description: "Press the page button.", element: "#outside", operation: "click" });
@@ -164,7 +164,7 @@ test("an element action while disarmed leaves the page untouched; armed, it acts
   assert.deepEqual(p.problems, []);
 });
 
-test("the badge's Stop disarms on a trusted click", async () => {
+test("the badge's Stop disarms on a trusted click", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.ck.defineAction({ name: "pressOutside", description: "Press.", element: "#outside", operation: "click" }));
   await armByClick(p);
@@ -177,7 +177,7 @@ test("the badge's Stop disarms on a trusted click", async () => {
   assert.deepEqual(p.problems, []);
 });
 
-test("the tab becoming hidden disarms", async () => {
+test("the tab becoming hidden disarms", { timeout: TEST_TIMEOUT }, async () => {
   // Headless Chromium keeps every page visible (a new tab, bringToFront, a minimized window
   // and Page.setWebLifecycleState all leave document.hidden false), so the test stands in for
   // the browser: it makes `document.hidden` report true and fires `visibilitychange`.
@@ -201,7 +201,7 @@ test("the tab becoming hidden disarms", async () => {
   assert.deepEqual(p.problems, []);
 });
 
-test("a hard element action needs Hand mode and then Confirm on the card", async () => {
+test("a hard element action needs Hand mode and then Confirm on the card", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.ck.defineAction({
     name: "pressOutside", description: "Press the page button.", element: "#outside", operation: "click", control: "hard",
@@ -282,7 +282,7 @@ async function mountReactForm(p) {
   });
 }
 
-test("fill and select reach a React-controlled form: the native setter plus input and change events", async () => {
+test("fill and select reach a React-controlled form: the native setter plus input and change events", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await mountReactForm(p);
   await p.evaluate(() => {
@@ -320,7 +320,7 @@ test("fill and select reach a React-controlled form: the native setter plus inpu
   assert.deepEqual(p.problems, []);
 });
 
-test("missing, disabled, hidden, inert, zero-size and SDK-owned elements are element_unavailable and untouched", async () => {
+test("missing, disabled, hidden, inert, zero-size and SDK-owned elements are element_unavailable and untouched", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => {
     const add = (html) => { const d = document.createElement("div"); d.innerHTML = html; document.body.append(d); };
@@ -360,7 +360,7 @@ test("missing, disabled, hidden, inert, zero-size and SDK-owned elements are ele
   assert.deepEqual(p.problems, []);
 });
 
-test("element_unavailable and invalid_args messages, and which check wins", async () => {
+test("element_unavailable and invalid_args messages, and which check wins", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => {
     const add = (html) => { const d = document.createElement("div"); d.innerHTML = html; document.body.append(d); return d; };
@@ -417,7 +417,7 @@ test("element_unavailable and invalid_args messages, and which check wins", asyn
   assert.deepEqual(p.problems, []);
 });
 
-test("availability is checked again right before the operation: the run fails with element_unavailable", async () => {
+test("availability is checked again right before the operation: the run fails with element_unavailable", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.ck.defineAction({
     name: "pressOutside", description: "Press.", element: "#outside", operation: "click", control: "hard",
@@ -440,7 +440,7 @@ test("availability is checked again right before the operation: the run fails wi
   assert.deepEqual(p.problems, []);
 });
 
-test("element specs are validated, and dispose() removes the badge and switch and disarms", async () => {
+test("element specs are validated, and dispose() removes the badge and switch and disarms", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   const codes = await p.evaluate(() => {
     const attempt = (spec) => { try { window.ck.defineAction({ name: "a", description: "d", ...spec }); return "ok"; } catch (e) { return e.code; } };
@@ -473,7 +473,7 @@ test("element specs are validated, and dispose() removes the badge and switch an
   assert.deepEqual(p.problems, []);
 });
 
-test("README: the Hand mode example runs as written", async () => {
+test("README: the Hand mode example runs as written", { timeout: TEST_TIMEOUT }, async () => {
   const { readFileSync } = await import("node:fs");
   const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
   const code = readme.match(/```js readme-hand\n([\s\S]*?)```/)?.[1];

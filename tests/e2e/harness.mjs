@@ -11,11 +11,18 @@ export { ENGINE };
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 
 /**
+ * Every e2e test's time limit (node:test's `{ timeout }`), so that a hang fails its test instead
+ * of stalling the run: generous, for the slowest engine on a loaded machine. A test that needs
+ * longer says so with its own `timeout`.
+ */
+export const TEST_TIMEOUT = 120_000;
+
+/**
  * `{ skip: reason }` for a test that cannot run in this engine (`engines` lists where it can),
- * so that node's test runner prints the reason; `{}` elsewhere.
+ * so that node's test runner prints the reason; `{ timeout: TEST_TIMEOUT }` elsewhere.
  */
 export function onlyIn(engines, reason) {
-  return engines.includes(ENGINE) ? {} : { skip: `${ENGINE}: ${reason}` };
+  return engines.includes(ENGINE) ? { timeout: TEST_TIMEOUT } : { skip: `${ENGINE}: ${reason}` };
 }
 
 /**

@@ -17,7 +17,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, existsSync } from "node:fs";
-import { launch, openFixture, onPart, click, cardState, waitCard, sleep, ENGINE } from "./harness.mjs";
+import { launch, openFixture, onPart, click, cardState, waitCard, sleep, partCenter, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
 
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SCALE = Number(process.env.HOSTILE_SCALE ?? (ENGINE === "chromium" ? 1 : 0.5));
@@ -152,6 +152,13 @@ function synthetic() {
   return fired;
 }
 
+/** `synthetic` fired at a card part; the count it fired (a part that is missing fails here, not as NaN later). */
+async function syntheticAt(p, part) {
+  const fired = await onPart(p, part, synthetic);
+  assert.ok(Number.isInteger(fired) && fired > 0, `synthetic events at "${part}": ${fired} (no such part?)`);
+  return fired;
+}
+
 /** `synthetic` at the page's own elements and at the SDK's host elements (reachable from JS). */
 function atPageElements(src) {
   const fire = new Function(`return (${src})`)();
@@ -163,7 +170,20 @@ function atPageElements(src) {
   return fired;
 }
 
-test("an untrusted agent through invoke: thousands of random and adversarial calls", async () => {
+/**
+ * The refusals an agent run is there to provoke did happen: expired tokens, forged, swapped
+ * and tampered ones, declines; and records' `via` was checked.
+ */
+function refusalsHappened(r, name) {
+  const { codes, badToken, viaChecked } = r.stats;
+  console.log(`hostile: ${name}: answers ${JSON.stringify(codes)}; bad_token by kind ${JSON.stringify(badToken)}; via checked on ${viaChecked} records`);
+  for (const code of ["token_expired", "declined", "bad_token", "unknown_action", "invalid_args"]) assert.ok(codes[code] > 0, `${name}: no ${code} answer`);
+  for (const kind of ["forged", "swapped", "tampered"]) assert.ok(badToken[kind] > 0, `${name}: no ${kind} token refused`);
+  assert.equal(badToken.own, 0, `${name}: a token issued for exactly that call was refused`);
+  assert.ok(viaChecked > 0, `${name}: no record's via was checked`);
+}
+
+test("an untrusted agent through invoke: thousands of random and adversarial calls", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(async ([seed, count]) => {
     lab.setup({ confirmTimeoutMs: 400, maxPending: 8 });
@@ -172,9 +192,10 @@ test("an untrusted agent through invoke: thousands of random and adversarial cal
   const r = await finish(p, "invoke agent");
   assert.equal(r.stats.hardRuns, 0, "no click, no hard run");
   assert.ok(r.stats.softRuns > 0, "the agent's proper confirmations fired soft calls (the check is not vacuous)");
+  refusalsHappened(r, "invoke agent");
 });
 
-test("an untrusted agent through handleToolCall, in all three provider formats", async () => {
+test("an untrusted agent through handleToolCall, in all three provider formats", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(async ([seed, count]) => {
     lab.setup({ confirmTimeoutMs: 400, maxPending: 8 });
@@ -183,9 +204,10 @@ test("an untrusted agent through handleToolCall, in all three provider formats",
   const r = await finish(p, "tool-call agent");
   assert.equal(r.stats.hardRuns, 0);
   assert.ok(r.stats.softRuns > 0, "soft calls confirmed through tool calls fired");
+  refusalsHappened(r, "tool-call agent");
 });
 
-test("synthetic events at every element, the SDK's card included, never confirm", async () => {
+test("synthetic events at every element, the SDK's card included, never confirm", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(() => {
     lab.setup({ armDelayMs: 50 });
@@ -196,7 +218,7 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   let events = 0;
   for (let round = 0; round < n(4); round++) {
     for (const part of ["confirm", "card", "title", "summary", "countdown"]) {
-      events += await onPart(p, part, synthetic);
+      events += await syntheticAt(p, part);
     }
     events += await p.evaluate(atPageElements, synthetic.toString());
   }
@@ -234,8 +256,10 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   for (const [how, fn] of Object.entries(closers)) {
     const key = `close_${how}`;
     await open(key);
-    events += await onPart(p, "confirm", fn);
-    events += await onPart(p, "confirm", synthetic);
+    const closed = await onPart(p, "confirm", fn);
+    assert.equal(closed, 1, `${how}: no Confirm to try it on`);
+    events += closed;
+    events += await syntheticAt(p, "confirm");
     await sleep(80);
     const gate = await answer(key);
     assert.ok(["cancelled", "pending"].includes(gate), `${how}: ${gate}`);
@@ -244,7 +268,7 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   assert.equal(await hardRuns(p), 1);
   // And after every closer was tried, a fresh card still takes a person's click.
   await open("after_closers");
-  events += await onPart(p, "confirm", synthetic);
+  events += await syntheticAt(p, "confirm");
   await trustedConfirm(p);
   await sleep(150);
   assert.equal(await answer("after_closers"), "confirmed");
@@ -253,7 +277,7 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   await finish(p, "synthetic events");
 });
 
-test("calls during the arm delay, and trusted clicks inside it, do nothing", async () => {
+test("calls during the arm delay, and trusted clicks inside it, do nothing", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(() => {
     lab.setup({ armDelayMs: 1500 });
@@ -299,7 +323,7 @@ test("calls during the arm delay, and trusted clicks inside it, do nothing", asy
   await finish(p, "arm delay");
 });
 
-test("a flood of 10,000 invokes with 1,000 hard ones, twice: bounded and still working", async () => {
+test("a flood of 10,000 invokes with 1,000 hard ones, twice: bounded and still working", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   const r = await p.evaluate(async (count) => {
     const inst = lab.setup({ confirmTimeoutMs: 1000 });
@@ -342,7 +366,7 @@ test("a flood of 10,000 invokes with 1,000 hard ones, twice: bounded and still w
   await finish(p, "flood");
 });
 
-test("run handlers that throw, reject, never resolve or re-enter invoke", async () => {
+test("run handlers that throw, reject, never resolve or re-enter invoke", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   const modes = ["throw", "throwValue", "reject", "rejectNothing", "hang", "slow", "thenableThrows", "cyclic", "bigint", "reenter", "plain"];
   const r = await p.evaluate(async (modes) => {
@@ -382,7 +406,7 @@ test("run handlers that throw, reject, never resolve or re-enter invoke", async 
   await finish(p, "misbehaving runs");
 });
 
-test("a record sink and event listeners that throw break nothing", async () => {
+test("a record sink and event listeners that throw break nothing", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(async (seed) => {
     const inst = lab.setup({ sink: () => { throw new Error("sink threw"); } });
@@ -400,7 +424,7 @@ test("a record sink and event listeners that throw break nothing", async () => {
   await finish(p, "throwing sinks");
 });
 
-test("dispose and pagehide in the middle of a card and of a run", async () => {
+test("dispose and pagehide in the middle of a card and of a run", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   const start = () => p.evaluate(() => {
     const inst = lab.setup();
@@ -451,7 +475,7 @@ test("dispose and pagehide in the middle of a card and of a run", async () => {
   await finish(p, "dispose and pagehide");
 });
 
-test("the tab hidden during Hand mode disarms it; element actions never touch the page unarmed", async () => {
+test("the tab hidden during Hand mode disarms it; element actions never touch the page unarmed", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(() => {
     const inst = lab.setup({ armDelayMs: 100 });
@@ -524,7 +548,7 @@ test("the tab hidden during Hand mode disarms it; element actions never touch th
 // elsewhere the standard-shaped fixture that mirrors it. See "the WebMCP door" in lab.js.
 const MODEL_CONTEXT = readFileSync(new URL("./fixtures/model-context.js", import.meta.url), "utf8");
 
-test("an untrusted agent through WebMCP's executeTool: no hard fire without a click, no soft fire without its token", async () => {
+test("an untrusted agent through WebMCP's executeTool: no hard fire without a click, no soft fire without its token", { timeout: TEST_TIMEOUT }, async () => {
   const mcpEnv = ENGINE === "chromium" ? await launch({ chromium: { args: ["--enable-features=WebMCP"] } }) : env;
   try {
     const p = await openFixture(mcpEnv);
@@ -552,7 +576,7 @@ test("an untrusted agent through WebMCP's executeTool: no hard fire without a cl
     });
     await waitCard(p, (s) => s.open && s.summary === "Delete mcp-control?");
     await sleep(100);
-    const events = (await onPart(p, "confirm", synthetic)) + (await p.evaluate(atPageElements, synthetic.toString()));
+    const events = (await syntheticAt(p, "confirm")) + (await p.evaluate(atPageElements, synthetic.toString()));
     await sleep(50);
     assert.equal(await hardRuns(p), 0);
     assert.equal(await p.evaluate(() => window.mcpHard), null, "the browser's agent still waits");
@@ -563,8 +587,661 @@ test("an untrusted agent through WebMCP's executeTool: no hard fire without a cl
     const s = await p.evaluate(async (events) => { lab.stats.events += events; await lab.mcpSettle(); return { ...lab.stats }; }, events);
     console.log(`hostile: webmcp door: ${s.mcpCalls} executeTool calls (${sent} sent by the agent), ${s.mcpExecutes} reached the SDK, ${s.mcpRefusedByBrowser} refused by the browser itself; ${s.mcpFreed} instances freed; soft runs ${s.softRuns}, hard runs ${s.hardRuns}`);
     assert.ok(s.mcpExecutes > 0 && s.mcpRefusedByBrowser > 0, "both the SDK's answers and the browser's own refusals were exercised");
-    await finish(p, "webmcp agent");
+    const f = await finish(p, "webmcp agent");
+    console.log(`hostile: webmcp agent: ${f.stats.mcpMatched} answers matched to their records; answers ${JSON.stringify(f.stats.codes)}; bad_token by kind ${JSON.stringify(f.stats.badToken)}; via checked on ${f.stats.viaChecked} records`);
+    assert.ok(f.stats.mcpMatched > 0 && f.stats.viaChecked > 0);
+    // (An unknown name never reaches the SDK here: the browser has no such tool.)
+    for (const code of ["bad_token", "token_expired"]) assert.ok(f.stats.codes[code] > 0, `webmcp agent: no ${code} answer`);
   } finally {
     if (mcpEnv !== env) await mcpEnv.close();
   }
+});
+
+// ---- the attacks never tried (issue 21) -----------------------------------------------------
+
+/** Waits until `fn(arg)` in the page is truthy (polling), or fails naming `what`. */
+async function until(p, fn, arg, what, ms = 5000) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) {
+    const v = await p.evaluate(fn, arg);
+    if (v) return v;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test("two instances in one page: a token, a callId and a proposal id of one are nothing to the other", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async () => {
+    const a = lab.setup({ armDelayMs: 100 });
+    const b = lab.setup({ armDelayMs: 100 });
+    lab.inst = a;
+    const softA = await lab.call(a, { name: "archiveThread", args: { t: 1 }, callId: "shared_soft" });
+    const softB = await lab.call(b, { name: "archiveThread", args: { t: 2 }, callId: "other_soft" });
+    lab.call(a, { name: "deleteProject", args: { projectId: "a-card" }, callId: "shared_hard" }).then((o) => { window.hardA = o; });
+    await lab.sleep(20);
+    const proposalA = a.ck.pending()[0];
+    const tA = softA.confirmToken, tB = softB.confirmToken;
+    const view = (o) => (o ? `${o.gate}/${o.error?.code ?? ""}` : "null");
+    const tool = async (inst, name, input, id) => {
+      const res = await lab.tool(inst, { type: "tool_use", id, name, input });
+      const c = JSON.parse(res.content);
+      return `${c.gate}/${c.error?.code ?? ""}`;
+    };
+    const out = {
+      // A's token on B: with A's args, with B's own args, as a decline, under A's callId.
+      tokenOnB: view(await lab.call(b, { name: "archiveThread", args: { t: 1 }, confirmToken: tA })),
+      tokenOnBOwnArgs: view(await lab.call(b, { name: "archiveThread", args: { t: 2 }, confirmToken: tA })),
+      declineOnB: view(await lab.call(b, { name: "archiveThread", args: { t: 1 }, confirmToken: tA, decline: true })),
+      tokenOnBSameId: view(await lab.call(b, { name: "archiveThread", args: { t: 1 }, confirmToken: tA, callId: "shared_soft" })),
+      toolOnB: await tool(b, "archiveThread", { t: 1, confirmToken: tA }, "tc_cross_1"),
+      toolDeclineOnB: await tool(b, "archiveThread", { t: 1, confirmToken: tA, decline: true }, "tc_cross_2"),
+      // B's token on A.
+      tokenOnA: view(await lab.call(a, { name: "archiveThread", args: { t: 2 }, confirmToken: tB })),
+      toolOnA: await tool(a, "archiveThread", { t: 2, confirmToken: tB }, "tc_cross_3"),
+      // A's proposal id: as a token on B, and cancelled through B.
+      proposalAsToken: view(await lab.call(b, { name: "archiveThread", args: { t: 1 }, confirmToken: proposalA.id })),
+      cancelOnB: b.ck.cancel(proposalA.id),
+    };
+    // A's hard callId on B is a call of B's own (its own card), never A's.
+    lab.call(b, { name: "deleteProject", args: { projectId: "a-card" }, callId: "shared_hard" }).then((o) => { window.hardB = o; });
+    await lab.sleep(20);
+    out.pendingB = b.ck.pending().map((q) => q.callId);
+    out.cancelSharedOnB = b.ck.cancel(b.ck.pending()[0]?.id ?? "");
+    await lab.sleep(20);
+    out.hardB = view(window.hardB);
+    out.pendingA = a.ck.pending().map((q) => `${q.id === proposalA.id}/${q.callId}`);
+    out.softRunsBefore = lab.stats.softRuns;
+    // The positive control: A's token still confirms A's call, on A; B's on B.
+    out.confirmA = view(await lab.call(a, { name: "archiveThread", args: { t: 1 }, confirmToken: tA }));
+    out.confirmB = view(await lab.call(b, { name: "archiveThread", args: { t: 2 }, confirmToken: tB }));
+    out.tokensDiffer = tA !== tB && typeof tA === "string" && typeof tB === "string";
+    return out;
+  });
+  for (const key of ["tokenOnB", "tokenOnBOwnArgs", "declineOnB", "tokenOnBSameId", "toolOnB", "toolDeclineOnB", "tokenOnA", "toolOnA", "proposalAsToken"]) {
+    assert.equal(r[key], "rejected/bad_token", key);
+  }
+  assert.equal(r.cancelOnB, false, "B cannot cancel A's proposal");
+  assert.deepEqual(r.pendingB, ["shared_hard"]);
+  assert.equal(r.cancelSharedOnB, true);
+  assert.equal(r.hardB, "cancelled/cancelled_by_app", "B's own call of that callId, cancelled on B");
+  assert.deepEqual(r.pendingA, ["true/shared_hard"], "A's card still waits, untouched");
+  assert.equal(r.softRunsBefore, 0, "nothing fired before the positive control");
+  assert.equal(r.confirmA, "confirmed/");
+  assert.equal(r.confirmB, "confirmed/");
+  assert.ok(r.tokensDiffer);
+  // A's card still takes a person's click on A.
+  await waitCard(p, (s) => s.open && s.summary === "Delete a-card?");
+  await sleep(150);
+  await trustedConfirm(p);
+  await until(p, () => window.hardA, undefined, "A's hard call");
+  assert.equal(await p.evaluate(() => window.hardA.gate), "confirmed");
+  assert.equal(await hardRuns(p), 1);
+  const f = await finish(p, "two instances");
+  assert.ok(f.stats.badToken.foreign >= 6, `foreign tokens refused: ${JSON.stringify(f.stats.badToken)}`);
+});
+
+test("huge callId, confirmToken and name (16 MiB) through invoke and handleToolCall: refused, wasm memory flat", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup();
+    const big = "x".repeat(16 << 20);
+    const bigToken = "ckt_" + "0".repeat(16 << 20);
+    const mid = "y".repeat(200000);
+    const midToken = "ckt_" + "1".repeat(200000);
+    const round = async (withMid = false) => {
+      const codes = {};
+      const note = (key, gate, code) => { codes[key] = `${gate}/${code ?? ""}`; };
+      const inv = async (key, call) => { const o = await lab.call(inst, call); note(key, o.gate, o.error?.code); };
+      const tool = async (key, call) => { const res = await lab.tool(inst, call); const c = JSON.parse(res.content ?? res.output); note(key, c.gate, c.error?.code); };
+      await inv("invoke name", { name: big, args: {} });
+      await inv("invoke callId", { name: "readDoc", args: {}, callId: big });
+      await inv("invoke token", { name: "archiveThread", args: {}, confirmToken: bigToken });
+      await tool("openai name", { id: "h1", type: "function", function: { name: big, arguments: "{}" } });
+      await tool("openai id", { id: big, type: "function", function: { name: "readDoc", arguments: "{}" } });
+      await tool("responses name", { type: "function_call", call_id: "h2", name: big, arguments: "{}" });
+      await tool("responses id", { type: "function_call", call_id: big, name: "readDoc", arguments: "{}" });
+      await tool("anthropic name", { type: "tool_use", id: "h3", name: big, input: {} });
+      await tool("anthropic id", { type: "tool_use", id: big, name: "readDoc", input: {} });
+      await tool("anthropic token", { type: "tool_use", id: "h4", name: "archiveThread", input: { confirmToken: bigToken } });
+      await tool("openai token", { id: "h5", type: "function", function: { name: "archiveThread", arguments: JSON.stringify({ confirmToken: bigToken }) } });
+      if (withMid) {
+        // Under that length bound (200,000 characters), each field is judged for what it is.
+        await tool("openai name 200k", { id: "h6", type: "function", function: { name: mid, arguments: "{}" } });
+        await tool("responses id 200k", { type: "function_call", call_id: mid, name: "readDoc", arguments: "{}" });
+        await tool("anthropic token 200k", { type: "tool_use", id: "h7", name: "archiveThread", input: { confirmToken: midToken } });
+      }
+      return codes;
+    };
+    // Warm up with a normal call through each door, so the first huge one pays for nothing else.
+    await lab.call(inst, { name: "readDoc", args: {} });
+    await lab.tool(inst, { type: "tool_use", id: "warm", name: "readDoc", input: {} });
+    const m0 = window.wasmMemoryBytes();
+    const first = await round();
+    const m1 = window.wasmMemoryBytes();
+    const second = await round();
+    const m2 = window.wasmMemoryBytes();
+    // Fields under the tool door's length bound are copied in to be judged: once, not per call.
+    const third = await round(true);
+    const m3 = window.wasmMemoryBytes();
+    const fourth = await round(true);
+    const m4 = window.wasmMemoryBytes();
+    return { first, second, third, fourth, m0, m1, m2, m3, m4, runs: lab.stats.openRuns + lab.stats.softRuns };
+  });
+  console.log(`hostile: huge fields: wasm memory ${r.m0} → ${r.m1} → ${r.m2} B (16 MiB fields), → ${r.m3} → ${r.m4} B (with 200,000-character ones)`);
+  const expected = {
+    "invoke name": "rejected/unknown_action", "invoke callId": "rejected/invalid_args", "invoke token": "rejected/bad_token",
+    // A tool call's string fields are refused by their length before anything is read
+    // (src/js/read.js: longer than 4 × maxArgsBytes + 4096), as too large, whichever field.
+    "openai name": "rejected/args_too_large", "openai id": "rejected/args_too_large",
+    "responses name": "rejected/args_too_large", "responses id": "rejected/args_too_large",
+    "anthropic name": "rejected/args_too_large", "anthropic id": "rejected/args_too_large",
+    "anthropic token": "rejected/args_too_large", "openai token": "rejected/args_too_large",
+  };
+  const mid = { ...expected, "openai name 200k": "rejected/unknown_action", "responses id 200k": "rejected/invalid_args",
+    "anthropic token 200k": "rejected/args_too_large" };
+  assert.deepEqual(r.first, expected);
+  assert.deepEqual(r.second, expected);
+  assert.deepEqual(r.third, mid);
+  assert.deepEqual(r.fourth, mid);
+  assert.equal(r.m4, r.m3, "200,000-character fields grow wasm memory once at most, not per call");
+  assert.ok(r.m4 <= MEMORY_BOUND);
+  assert.equal(r.runs, 2, "only the two warm-up calls ran");
+  assert.ok(r.m1 - r.m0 <= 65536, `wasm memory grew by ${r.m1 - r.m0} B on 16 MiB fields (at most one page allowed)`);
+  assert.equal(r.m2, r.m1, "and not at all the second time");
+  await finish(p, "huge fields");
+});
+
+/** Names that differ from a registered one only by Unicode, case or an invisible character. */
+const LOOKALIKES = [
+  "readD\u043Ec", // Cyrillic о
+  "\u212AeepDoc", // Kelvin sign K (NFKC: "KeepDoc", lower case: "keepdoc")
+  "\uFF52\uFF45\uFF41\uFF44\uFF24\uFF4F\uFF43", // fullwidth "readDoc"
+  "readDoc\u0301", "rea\u0308dDoc", // combining marks
+  "readDoc ", " readDoc", "readDoc\u0000", "readDoc\t", "read\u200BDoc", "readDoc\uFEFF", "readDoc\u00A0",
+  "READDOC", "readdoc", "ReadDoc", "KeepDoc", "keepdoc", "KEEPDOC",
+];
+
+test("tool names that differ by Unicode, case or an invisible character: unknown_action at every door", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async (names) => {
+    const inst = lab.setup();
+    inst.ck.defineAction({ name: "keepDoc", description: "Keep a document.", control: "open", run: inst.run("open", "keepDoc") });
+    const seen = {};
+    const note = (door, name, gate, code) => { const k = `${gate}/${code ?? ""}`; (seen[k] ??= []).push(`${door}:${JSON.stringify(name)}`); };
+    for (const name of names) {
+      const o = await lab.call(inst, { name, args: {} });
+      note("invoke", name, o.gate, o.error?.code);
+      for (const call of [
+        { id: "u1", type: "function", function: { name, arguments: "{}" } },
+        { type: "function_call", call_id: "u2", name, arguments: "{}" },
+        { type: "tool_use", id: "u3", name, input: {} },
+      ]) {
+        const res = await lab.tool(inst, call);
+        const c = JSON.parse(res.content ?? res.output);
+        note(call.type, name, c.gate, c.error?.code);
+      }
+    }
+    const runsBefore = lab.stats.openRuns;
+    const control = [(await lab.call(inst, { name: "readDoc", args: {} })).gate, (await lab.call(inst, { name: "keepDoc", args: {} })).gate];
+    return { seen, runsBefore, control };
+  }, LOOKALIKES);
+  assert.deepEqual(Object.keys(r.seen), ["rejected/unknown_action"], JSON.stringify(r.seen));
+  assert.equal(r.seen["rejected/unknown_action"].length, LOOKALIKES.length * 4);
+  assert.equal(r.runsBefore, 0, "no lookalike ran anything");
+  assert.deepEqual(r.control, ["fired", "fired"], "the real names still fire");
+  await finish(p, "lookalike names");
+});
+
+test("trusted clicks on the armed card's title, summary, countdown and backdrop do nothing; focus the agent can move never reaches Confirm", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  await p.evaluate(() => {
+    lab.setup({ armDelayMs: 100 });
+    lab.call(lab.inst, { name: "deleteProject", args: { projectId: "parts" }, callId: "parts" }).then((o) => { window.parts = o; });
+  });
+  await waitCard(p, (s) => s.open && s.summary === "Delete parts?");
+  await sleep(200); // armed: a click on Confirm would confirm now
+  for (const part of ["title", "summary", "countdown"]) {
+    const at = await partCenter(p, part);
+    assert.ok(at, `${part} is drawn`);
+    await p.mouse.click(at.x, at.y);
+    await p.mouse.dblclick(at.x, at.y);
+  }
+  await p.mouse.click(4, 4); // the backdrop: the modal dialog covers the viewport
+  await sleep(150);
+  const after = await p.evaluate(() => ({ clicks: lab.stats.trustedClicks, parts: window.parts ?? null, pending: lab.inst.ck.pending().length }));
+  assert.ok(after.clicks >= 7, `the page received the trusted clicks (${after.clicks})`);
+  assert.equal(after.parts, null, "the call still waits");
+  assert.equal(after.pending, 1);
+  assert.equal((await cardState(p)).open, true);
+  assert.equal(await hardRuns(p), 0);
+  // What page script can do to move focus (the card's root is closed) never puts it on
+  // Confirm, so a person's Enter does not confirm. (The clicks above may have taken focus off
+  // Cancel: a click on text moves focus to no element.)
+  const focusedAfterClicks = (await cardState(p)).focused;
+  await p.evaluate(() => {
+    const host = document.querySelector("[data-coworkkit=card]");
+    host.focus();
+    host.setAttribute("tabindex", "0");
+    host.focus();
+    host.removeAttribute("tabindex");
+    document.body.focus();
+  });
+  const focusedAfterScript = (await cardState(p)).focused;
+  assert.notEqual(focusedAfterClicks, "confirm");
+  assert.notEqual(focusedAfterScript, "confirm");
+  await p.keyboard.press("Enter");
+  await sleep(150);
+  const afterEnter = await p.evaluate(() => (window.parts ? `${window.parts.gate}/${window.parts.error?.code}` : "pending"));
+  assert.ok(["pending", "cancelled/cancelled_by_user"].includes(afterEnter), `Enter with focus at ${focusedAfterScript}: ${afterEnter}`);
+  assert.equal(await hardRuns(p), 0);
+  console.log(`hostile: card parts: focus after the clicks ${focusedAfterClicks}, after page script ${focusedAfterScript}; Enter: ${afterEnter}`);
+  // The next card is another instance's: this one's card layer goes (one card in the page).
+  await p.evaluate(() => lab.inst.ck.dispose());
+
+  // Focus put on Confirm through the engine's protocol (no page script can), then a person's
+  // Enter inside the arm delay: nothing. (Enter on Confirm once armed confirms: it is a trusted
+  // click on Confirm, SPEC §4; card.test.mjs drives Space there.)
+  await p.evaluate(() => {
+    const inst = lab.setup({ armDelayMs: 1500 });
+    lab.call(inst, { name: "deleteProject", args: { projectId: "keys" }, callId: "keys" }).then((o) => { window.keys = o; });
+  });
+  await waitCard(p, (s) => s.open && s.summary === "Delete keys?");
+  await onPart(p, "confirm", function () { this.focus(); });
+  assert.equal((await cardState(p)).focused, "confirm");
+  await p.keyboard.press("Enter");
+  await sleep(100);
+  assert.equal(await p.evaluate(() => window.keys ?? null), null, "Enter on Confirm inside the arm delay does nothing");
+  assert.equal(await hardRuns(p), 0);
+  await sleep(1500);
+  await trustedConfirm(p);
+  await until(p, () => window.keys, undefined, "the confirmed call");
+  assert.equal(await p.evaluate(() => window.keys.gate), "confirmed", "the same card still takes a person's click");
+  await finish(p, "card parts and focus");
+});
+
+// WebMCP scenarios share one browser with the feature on (Chromium) or the fixture elsewhere.
+let mcpShared = null;
+after(async () => { if (mcpShared && mcpShared !== env) await mcpShared.close(); });
+async function mcpPage() {
+  mcpShared ??= ENGINE === "chromium" ? await launch({ chromium: { args: ["--enable-features=WebMCP"] } }) : env;
+  const p = await openFixture(mcpShared);
+  if (ENGINE !== "chromium") await p.addScript({ content: MODEL_CONTEXT });
+  await p.addScript({ content: LAB });
+  return p;
+}
+
+test("WebMCP: another instance's token and proposal id, a 16 MiB token, lookalike names: refused, nothing fires", { timeout: 60_000 }, async () => {
+  const p = await mcpPage();
+  const r = await p.evaluate(async (names) => {
+    const a = lab.setup({ armDelayMs: 100 });
+    const b = lab.setup({ armDelayMs: 100 });
+    await lab.mcpExpose(b);
+    lab.inst = a;
+    const view = (o) => (o ? `${o.gate}/${o.error?.code ?? ""}` : "refused by the browser");
+    const out = {};
+    const sa = await lab.call(a, { name: "archiveThread", args: { w: 1 } });
+    lab.call(a, { name: "deleteProject", args: { projectId: "a-card" } }).then((o) => { window.aCard = o; });
+    await lab.sleep(20);
+    const pid = a.ck.pending()[0].id;
+    out.foreignToken = view(await lab.mcp(b, "archiveThread", { w: 1, confirmToken: sa.confirmToken }));
+    out.foreignDecline = view(await lab.mcp(b, "archiveThread", { w: 1, confirmToken: sa.confirmToken, decline: true }));
+    out.proposalId = view(await lab.mcp(b, "archiveThread", { w: 1, confirmToken: pid }));
+    const sb = await lab.mcp(b, "archiveThread", { w: 2 });
+    out.bTokenOnA = view(await lab.call(a, { name: "archiveThread", args: { w: 2 }, confirmToken: sb.confirmToken }));
+    out.bTokenOnAByTool = JSON.parse((await lab.tool(a, { type: "tool_use", id: "x1", name: "archiveThread", input: { w: 2, confirmToken: sb.confirmToken } })).content).gate;
+    out.aPending = a.ck.pending().map((q) => q.id === pid);
+    // B's own token declines B's call through WebMCP (the positive control of the refusals).
+    out.decline = view(await lab.mcp(b, "archiveThread", { w: 2, confirmToken: sb.confirmToken, decline: true }));
+    // A 16 MiB token in a soft tool's input: the input is too large; wasm memory flat.
+    const m0 = window.wasmMemoryBytes();
+    const big = "ckt_" + "0".repeat(16 << 20);
+    out.bigToken = view(await lab.mcp(b, "archiveThread", { confirmToken: big }));
+    out.bigKey = view(await lab.mcp(b, "readDoc", { [big]: 1 }));
+    out.memory = window.wasmMemoryBytes() - m0;
+    // Lookalike names: the browser has no such tool, and an exposure of only those names
+    // registers none.
+    const before = lab.stats.mcpExecutes;
+    out.lookalikes = [];
+    for (const name of names) out.lookalikes.push(view(await lab.mcp(b, name, {})));
+    out.executesFromLookalikes = lab.stats.mcpExecutes - before;
+    const c = lab.setup();
+    const exposure = c.ck.exposeToModelContext({ modelContext: lab.mc(), actions: names });
+    await exposure.ready;
+    out.extraTools = (await lab.mc().getTools()).map((t) => t.name).filter((n) => !b.tools.some((t) => t.name === n));
+    exposure.dispose();
+    out.runs = lab.stats.softRuns + lab.stats.openRuns + lab.stats.hardRuns;
+    // Each refusal above has its own record, A's card waits: cancel it, settle the door.
+    a.ck.cancel(pid);
+    await lab.mcpSettle();
+    return out;
+  }, LOOKALIKES);
+  assert.equal(r.foreignToken, "rejected/bad_token");
+  assert.equal(r.foreignDecline, "rejected/bad_token");
+  assert.equal(r.proposalId, "rejected/bad_token");
+  assert.equal(r.bTokenOnA, "rejected/bad_token");
+  assert.equal(r.bTokenOnAByTool, "rejected");
+  assert.deepEqual(r.aPending, [true]);
+  assert.equal(r.decline, "cancelled/declined");
+  assert.equal(r.bigToken, "rejected/args_too_large");
+  assert.equal(r.bigKey, "rejected/args_too_large");
+  assert.ok(r.memory <= 65536, `wasm memory grew by ${r.memory} B on a 16 MiB input`);
+  assert.deepEqual(r.lookalikes, LOOKALIKES.map(() => "refused by the browser"));
+  assert.equal(r.executesFromLookalikes, 0);
+  assert.deepEqual(r.extraTools, [], "an exposure of lookalike names registers nothing");
+  assert.equal(r.runs, 0, "nothing ran");
+  await finish(p, "webmcp crossed");
+});
+
+test("a stale WebMCP execute after ck.dispose(): nothing fires, one cancelled answer each", { timeout: 60_000 }, async () => {
+  const p = await mcpPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup({ armDelayMs: 100 });
+    await lab.mcpExpose(inst);
+    const stale = { ...inst.executes };
+    const token = (await lab.mcp(inst, "archiveThread", { s: 1 })).confirmToken;
+    inst.ck.dispose();
+    const view = (o) => `${o.gate}/${o.error?.code ?? ""}`;
+    const settle = (promise) => Promise.race([promise, lab.sleep(500).then(() => ({ gate: "pending" }))]);
+    const out = {
+      open: view(await settle(stale.readDoc({}))),
+      soft: view(await settle(stale.archiveThread({ s: 1 }))),
+      softToken: view(await settle(stale.archiveThread({ s: 1, confirmToken: token }))),
+      hard: view(await settle(stale.deleteProject({ projectId: "stale" }))),
+      runs: lab.stats.softRuns + lab.stats.openRuns + lab.stats.hardRuns,
+    };
+    await lab.mcpSettle();
+    return out;
+  });
+  for (const key of ["open", "soft", "softToken", "hard"]) assert.equal(r[key], "cancelled/disposed", key);
+  assert.equal(r.runs, 0);
+  assert.equal((await cardState(p)).present, false, "no card");
+  await finish(p, "stale execute after dispose");
+});
+
+test("a stale WebMCP execute after exposure.dispose(), or after its action was disposed and defined again: refused, nothing fires", {
+  timeout: 60_000,
+  todo: "SDK bug: a tool's execute is bound to the action's name, not its registration or exposure (src/web/webmcp.rs `executor(&self.execute, name)`): a kept execute still calls the instance's door after exposure.dispose(), and reaches a later action of the same name",
+}, async () => {
+  const p = await mcpPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup({ armDelayMs: 100 });
+    const noteDoc = () => inst.ck.defineAction({ name: "noteDoc", description: "Note a document.", control: "open", run: inst.run("open", "noteDoc") });
+    let handle = noteDoc();
+    const exposure = await lab.mcpExpose(inst).then(() => inst.exposure);
+    const stale = { ...inst.executes };
+    const view = (o) => `${o.gate}/${o.error?.code ?? ""}`;
+    const settle = (promise) => Promise.race([promise, lab.sleep(500).then(() => ({ gate: "pending" }))]);
+    handle.dispose();
+    handle = noteDoc(); // a new registration of the same name (its own tool, from the live exposure)
+    const out = { reRegistered: view(await settle(stale.noteDoc({}))) };
+    exposure.dispose();
+    out.open = view(await settle(stale.readDoc({})));
+    out.hard = view(await settle(stale.deleteProject({ projectId: "stale" })));
+    out.runs = lab.stats.openRuns + lab.stats.hardRuns;
+    out.pending = inst.ck.pending().length;
+    for (const q of inst.ck.pending()) inst.ck.cancel(q.id);
+    await lab.mcpSettle();
+    return out;
+  });
+  console.log(`hostile: stale execute: ${JSON.stringify(r)}`);
+  assert.equal(r.reRegistered, "rejected/unknown_action", "the old tool's execute does not reach the new registration");
+  assert.equal(r.open, "rejected/unknown_action", "a removed tool's execute fires nothing");
+  assert.equal(r.hard, "rejected/unknown_action", "and proposes no card");
+  assert.equal(r.runs, 0);
+  assert.equal(r.pending, 0);
+  await finish(p, "stale execute after exposure.dispose");
+});
+
+test("a soft token used after its action was disposed and defined again under the same name: never the new registration's", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup();
+    const define = () => inst.ck.defineAction({ name: "tagThread", description: "Tag a thread.", control: "soft", run: inst.run("soft", "tagThread") });
+    let handle = define();
+    const view = (o) => `${o.gate}/${o.error?.code ?? ""}`;
+    const tool = async (id, input) => view(JSON.parse((await lab.tool(inst, { type: "tool_use", id, name: "tagThread", input })).content));
+    const first = await lab.call(inst, { name: "tagThread", args: { t: 1 }, callId: "tag1" });
+    const second = JSON.parse((await lab.tool(inst, { type: "tool_use", id: "tag2", name: "tagThread", input: { t: 2 } })).content);
+    handle.dispose();
+    handle = define();
+    const out = {
+      invoke: view(await lab.call(inst, { name: "tagThread", args: { t: 1 }, confirmToken: first.confirmToken })),
+      invokeDecline: view(await lab.call(inst, { name: "tagThread", args: { t: 1 }, confirmToken: first.confirmToken, decline: true })),
+      tool: await tool("tag3", { t: 2, confirmToken: second.confirmToken }),
+      toolDecline: await tool("tag4", { t: 2, confirmToken: second.confirmToken, decline: true }),
+      // The original callId again: that call is settled (cancelled when its action went).
+      sameCallId: view(await lab.call(inst, { name: "tagThread", args: { t: 1 }, confirmToken: first.confirmToken, callId: "tag1" })),
+    };
+    out.runsBefore = lab.stats.softRuns;
+    const fresh = await lab.call(inst, { name: "tagThread", args: { t: 3 } });
+    out.control = view(await lab.call(inst, { name: "tagThread", args: { t: 3 }, confirmToken: fresh.confirmToken }));
+    return out;
+  });
+  console.log(`hostile: re-registered: ${JSON.stringify(r)}`);
+  // The token's own call was settled when its action went (cancelled, action_disposed): the
+  // SDK answers that terminal outcome (SPEC §3.3, a settled token's call is not run again) or
+  // refuses the token; it never reaches the new registration.
+  for (const key of ["invoke", "invokeDecline", "tool", "toolDecline", "sameCallId"]) {
+    assert.ok(["rejected/bad_token", "cancelled/action_disposed"].includes(r[key]), `${key}: ${r[key]}`);
+  }
+  assert.equal(r.runsBefore, 0, "no token of the old registration fired the new one");
+  assert.equal(r.control, "confirmed/", "the new registration's own token confirms");
+  await finish(p, "re-registered action");
+});
+
+test("ten thousand distinct unknown action names through invoke: wasm memory flat", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async (count) => {
+    const inst = lab.setup();
+    const shapes = [(k, i) => `nope${k}x${i}`, (k, i) => `readDoc${k}_${i}`, (k, i) => `${"q".repeat(200)}${k}${i}`, (k, i) => `n\u00e9${k}\u{1F600}${i}`];
+    const round = async (k) => {
+      let unknown = 0;
+      for (let i = 0; i < count; i++) {
+        const o = await lab.call(inst, { name: shapes[i % shapes.length](k, i), args: { i } });
+        if (o.gate === "rejected" && o.error?.code === "unknown_action") unknown += 1;
+      }
+      return unknown;
+    };
+    await round("warm");
+    const m0 = window.wasmMemoryBytes();
+    const first = await round("a");
+    const m1 = window.wasmMemoryBytes();
+    const second = await round("b");
+    const m2 = window.wasmMemoryBytes();
+    return { first, second, m0, m1, m2, runs: lab.stats.openRuns };
+  }, 10_000);
+  console.log(`hostile: 2 x 10,000 unknown names: wasm memory ${r.m0} → ${r.m1} → ${r.m2} B`);
+  assert.equal(r.first, 10_000);
+  assert.equal(r.second, 10_000);
+  assert.equal(r.runs, 0);
+  assert.equal(r.m1, r.m0, "wasm memory grew over 10,000 unknown names");
+  assert.equal(r.m2, r.m1, "and over 10,000 more");
+  await finish(p, "unknown names");
+});
+
+test("re-entry from confirmationSummary, approver() and onActionRecord (invoke, cancel, dispose inside): safe, one record per call", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const results = {};
+  for (const hook of ["summary", "approver", "record"]) {
+    for (const move of ["invoke", "cancel", "dispose"]) {
+      const key = `${hook}_${move}`;
+      // The next test: an SDK bug leaves their card behind.
+      if (key === "summary_dispose" || key === "approver_dispose") continue;
+      await p.evaluate(([hook, move, key]) => {
+        let budget = 3; // each hook re-enters a few times, not for every call it causes
+        let inst;
+        const reenter = () => {
+          if (window.tearingDown || budget-- <= 0) return;
+          if (move === "invoke") {
+            lab.call(inst, { name: "readDoc", args: { from: key } });
+            lab.call(inst, { name: "dropTable", args: { t: key }, callId: key }); // the same call again
+            lab.call(inst, { name: "dropTable", args: { t: `${key}_nested` } });
+            lab.call(inst, { name: "archiveThread", args: { from: key } });
+          } else if (move === "cancel") {
+            for (const q of inst.ck.pending()) inst.ck.cancel(q.id);
+          } else {
+            inst.ck.dispose();
+          }
+        };
+        const options = { armDelayMs: 100 };
+        if (hook === "approver") options.approver = () => { reenter(); return { id: "ann", role: "admin" }; };
+        if (hook === "record") options.sink = () => reenter();
+        inst = lab.setup(options);
+        inst.ck.defineAction({
+          name: "dropTable", description: "Drop a table.", control: "hard", run: inst.run("hard", "dropTable"),
+          confirmationSummary: (a) => { if (hook === "summary") reenter(); return `Drop ${a.t}?`; },
+        });
+        window.reentry = null;
+        window.tearingDown = false;
+        lab.call(inst, { name: "dropTable", args: { t: key }, callId: key }).then((o) => { window.reentry = o; });
+      }, [hook, move, key]);
+      const shown = await waitCard(p, (s) => s.open && s.summary === `Drop ${key}?`, 1000).then(() => true, () => false);
+      if (shown) {
+        await sleep(200);
+        await trustedConfirm(p);
+      }
+      const out = await until(p, () => window.reentry, undefined, `${key} to settle`);
+      results[key] = `${shown ? "card, " : ""}${out.gate}/${out.error?.code ?? ""}`;
+      // Whatever the hook left waiting goes with its instance, and its card with it. (Without
+      // re-entry: dispose() calls the summary of each waiting card, see the todo test below.)
+      const left = await p.evaluate(async () => { window.tearingDown = true; lab.inst.ck.dispose(); await lab.sleep(20); return document.querySelectorAll("[data-coworkkit=card]").length; });
+      assert.equal(left, 0, `${key}: a card host is left in the page after dispose`);
+    }
+  }
+  console.log(`hostile: re-entry: ${JSON.stringify(results)}`);
+  // Where the outcome is fixed: a summary that cancels or disposes settles the call before its
+  // card can be confirmed; a record sink runs after the call settled; a summary that calls in
+  // again leaves the card to a person.
+  assert.match(results.summary_cancel, /^(card, )?cancelled\/cancelled_by_app$/);
+  assert.equal(results.summary_invoke, "card, confirmed/");
+  for (const move of ["invoke", "cancel", "dispose"]) assert.equal(results[`record_${move}`], "card, confirmed/", `record_${move}`);
+  // approver() is asked when the card is drawn (is Confirm allowed?) and again on Confirm: a
+  // cancel or dispose inside it settles the call first; an invoke inside it changes nothing.
+  assert.equal(results.approver_invoke, "card, confirmed/");
+  assert.match(results.approver_cancel, /^(card, )?cancelled\/cancelled_by_app$/);
+  assert.equal((await cardState(p)).present, false);
+  await finish(p, "re-entry");
+});
+
+test("dispose() from inside confirmationSummary or approver(): the call is cancelled and its card leaves the page", {
+  timeout: 60_000,
+  todo: "SDK bug: both are called while the card is being drawn, and the drawing goes on on the disposed instance: an open modal <dialog> (the page behind inert, Confirm disabled) stays in the page, and no later dispose() removes it",
+}, async () => {
+  for (const hook of ["summary", "approver"]) {
+    const p = await labPage();
+    const r = await p.evaluate(async (hook) => {
+      let once = true;
+      let inst;
+      const disposeOnce = () => { if (once) { once = false; inst.ck.dispose(); } };
+      inst = lab.setup({ armDelayMs: 100, ...(hook === "approver" ? { approver: () => { disposeOnce(); return { id: "ann", role: "admin" }; } } : {}) });
+      inst.ck.defineAction({
+        name: "dropTable", description: "Drop a table.", control: "hard", run: inst.run("hard", "dropTable"),
+        confirmationSummary: (a) => { if (hook === "summary") disposeOnce(); return `Drop ${a.t}?`; },
+      });
+      const o = await lab.call(inst, { name: "dropTable", args: { t: "x" } });
+      await lab.sleep(100);
+      inst.ck.dispose();
+      await lab.sleep(20);
+      return { gate: `${o.gate}/${o.error?.code}`, hosts: document.querySelectorAll("[data-coworkkit=card]").length };
+    }, hook);
+    assert.equal(r.gate, "cancelled/disposed", hook);
+    assert.equal(await hardRuns(p), 0);
+    assert.deepEqual(await cardState(p), { present: false, open: false }, `${hook}: no card left open`);
+    assert.equal(r.hosts, 0, `${hook}: no card host left in the page`);
+    await finish(p, `dispose inside ${hook}`);
+  }
+});
+
+test("the arm delay at its edge: a trusted click ~100 ms before it does nothing, one ~100 ms after confirms (on event.timeStamp)", { timeout: 60_000 }, async () => {
+  const p = await labPage();
+  const ARM = 1500;
+  // Each click is judged by when the page received it (its event's own timeStamp, the clock
+  // the SDK judges it on): more than 30 ms before the edge it must do nothing, more than 30 ms
+  // after it must confirm; the test needs one of each.
+  const MARGIN = 30;
+  // How long the driver's click takes to reach the page (about 10 ms in Chromium, over 100 ms
+  // through WebKit's WebDriver), learnt from the click before, so that the next lands near
+  // where it is aimed.
+  let lag = 0;
+  let judged = null;
+  for (let attempt = 1; attempt <= 3 && !judged; attempt++) {
+    const key = `edge${attempt}`;
+    await p.evaluate(([key, arm]) => {
+      const inst = lab.setup({ armDelayMs: arm, confirmTimeoutMs: 30000 });
+      window.edge = { shownAt: null, clicks: [], out: null };
+      inst.ck.on("proposal", () => { window.edge.shownAt ??= performance.now(); });
+      if (!lab.edgeListener) {
+        lab.edgeListener = true; // one listener for every attempt: it writes to the current `edge`
+        window.addEventListener("click", (e) => { if (e.isTrusted && window.edge.shownAt !== null) window.edge.clicks.push(e.timeStamp - window.edge.shownAt); }, true);
+      }
+      lab.call(inst, { name: "deleteProject", args: { projectId: key }, callId: key }).then((o) => { window.edge.out = o; });
+    }, [key, ARM]);
+    await waitCard(p, (s) => s.open && s.summary === `Delete ${key}?`);
+    const at = await onPart(p, "confirm", function () { const r = this.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
+    await p.evaluate((at) => { lab.confirmAt = at; }, at);
+    const clickAt = async (ms, where = { x: at.x + at.width / 2, y: at.y + at.height / 2 }) => {
+      const [sent, before] = await p.evaluate(async (ms) => {
+        while (performance.now() < window.edge.shownAt + ms) await new Promise((r) => setTimeout(r, 2));
+        return [performance.now() - window.edge.shownAt, window.edge.clicks.length];
+      }, ms - lag);
+      await p.mouse.click(where.x, where.y);
+      // This click's own entry (a driver may deliver it well after the call returns), and what
+      // the page saw a moment after it.
+      await until(p, (n) => window.edge.clicks.length > n, before, "the click to reach the page");
+      await sleep(100);
+      const seen = await p.evaluate(() => ({ delta: window.edge.clicks.at(-1), out: window.edge.out?.gate ?? null }));
+      lag = Math.max(0, seen.delta - sent);
+      return seen;
+    };
+    // A first click on the title (which does nothing, see the test before) learns the lag.
+    await clickAt(300, await partCenter(p, "title"));
+    const seen = { before: null, after: null };
+    for (const aim of [ARM - 100, ARM + 100, ARM + 200, ARM + 300]) {
+      if (aim > ARM && seen.before === null) break; // no click landed before the edge: a fresh card
+      const c = await clickAt(aim);
+      if (c.delta < ARM - MARGIN) {
+        assert.equal(c.out, null, `a trusted click at ${c.delta.toFixed(0)} ms (arm delay ${ARM} ms) did something: ${c.out}`);
+        seen.before ??= c.delta;
+      } else if (c.delta >= ARM + MARGIN) {
+        assert.equal(c.out, "confirmed", `a trusted click at ${c.delta.toFixed(0)} ms, past the arm delay, did not confirm`);
+        seen.after = c.delta;
+      }
+      if (c.out) break; // settled (within the margin either outcome is right)
+    }
+    console.log(`hostile: arm edge: attempt ${attempt}: ${JSON.stringify(seen)}`);
+    if (seen.before !== null && seen.after !== null) judged = seen;
+    else await p.evaluate(() => lab.inst.ck.dispose());
+  }
+  assert.ok(judged, "no attempt landed one click well before the arm delay's edge and one well after it");
+  console.log(`hostile: arm edge: clicks at ${judged.before.toFixed(0)} ms (nothing) and ${judged.after.toFixed(0)} ms (confirmed) after the card was shown (event.timeStamp)`);
+  await finish(p, "arm delay edge");
+});
+
+test("dispose() with cards waiting calls no confirmationSummary; a settled callId sent after dispose() gets no second record", {
+  timeout: 60_000,
+  todo: "SDK bugs: dispose() shows each waiting card in turn while it cancels them, calling the app's confirmationSummary after dispose; and an invoke after dispose() with a callId the instance already settled answers cancelled/disposed with a second record for that callId",
+}, async () => {
+  const p = await labPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup({ armDelayMs: 0 });
+    let disposed = false;
+    const late = [];
+    inst.ck.defineAction({
+      name: "dropTable", description: "Drop a table.", control: "hard", run: inst.run("hard", "dropTable"),
+      confirmationSummary: (a) => { if (disposed) late.push(a.t); return `Drop ${a.t}?`; },
+    });
+    const done = await lab.call(inst, { name: "readDoc", args: {}, callId: "done" });
+    for (const t of [1, 2, 3]) lab.call(inst, { name: "dropTable", args: { t } });
+    await lab.sleep(50);
+    disposed = true;
+    inst.ck.dispose();
+    await lab.sleep(50);
+    const again = await lab.call(inst, { name: "readDoc", args: {}, callId: "done" });
+    return { late, done: done.gate, again: again.gate, records: inst.records.filter((x) => x.callId === "done").map((x) => x.gate) };
+  });
+  console.log(`hostile: dispose with cards waiting: ${JSON.stringify(r)}`);
+  assert.deepEqual(r.late, [], "no summary computed after dispose()");
+  assert.equal(r.done, "fired");
+  assert.equal(r.again, "fired", "the settled call's own outcome");
+  assert.deepEqual(r.records, ["fired"], "one record for the call");
+  await finish(p, "dispose with cards waiting");
 });

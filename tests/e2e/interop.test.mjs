@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, openFixture, waitCard, clickPart, sleep } from "./harness.mjs";
+import { launch, openFixture, waitCard, clickPart, sleep, TEST_TIMEOUT } from "./harness.mjs";
 
 let env, p;
 before(async () => {
@@ -144,7 +144,7 @@ const SHAPES = {
   },
 };
 
-test("tools(format): golden manifests in every format, in each provider's documented shape", async () => {
+test("tools(format): golden manifests in every format, in each provider's documented shape", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage((ck, records, runs, define, summary) => {
     const defineFour = new Function("return " + window.defineFourSrc)();
     defineFour(ck, define, summary);
@@ -168,7 +168,7 @@ test("tools(format): golden manifests in every format, in each provider's docume
 
 const parse = (result) => JSON.parse(result.content ?? result.output);
 
-test("OpenAI Chat: a tool call in, a tool message out; arguments as a string or an object", async () => {
+test("OpenAI Chat: a tool call in, a tool message out; arguments as a string or an object", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define({ name: "searchDocs", description: "Search.", input: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } });
     const asString = await ck.handleToolCall({ id: "call_1", type: "function", function: { name: "searchDocs", arguments: "{\"query\":\"wasm\"}" } });
@@ -188,7 +188,7 @@ test("OpenAI Chat: a tool call in, a tool message out; arguments as a string or 
   assert.deepEqual(r.callIds, ["call_1", "call_2", "call_3", "call_4"], "the provider's id is the callId");
 });
 
-test("OpenAI Responses: soft confirmation through function_call / function_call_output", async () => {
+test("OpenAI Responses: soft confirmation through function_call / function_call_output", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define({ name: "archiveThread", description: "Archive.", control: "soft", input: { type: "object", properties: { threadId: { type: "string" } }, required: ["threadId"], additionalProperties: false } });
     const first = await ck.handleToolCall({ type: "function_call", id: "fc_1", call_id: "call_a", name: "archiveThread", arguments: "{\"threadId\":\"t1\"}", status: "completed" });
@@ -213,7 +213,7 @@ test("OpenAI Responses: soft confirmation through function_call / function_call_
   assert.deepEqual(r.records, [["call_x", "rejected", "bad_token"], ["call_a", "confirmed", null]]);
 });
 
-test("Anthropic: tool_use → tool_result; decline cancels; shareResult: false hides the result", async () => {
+test("Anthropic: tool_use → tool_result; decline cancels; shareResult: false hides the result", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define({ name: "archiveThread", description: "Archive.", control: "soft" });
     define({ name: "readSecret", description: "Read.", shareResult: false });
@@ -237,7 +237,7 @@ test("Anthropic: tool_use → tool_result; decline cancels; shareResult: false h
   assert.deepEqual(r.records, [["toolu_1", "archiveThread", "cancelled"], ["toolu_3", "readSecret", "fired"]]);
 });
 
-test("tool results: compact content in a fixed key order, in each provider's shape, is_error", async () => {
+test("tool results: compact content in a fixed key order, in each provider's shape, is_error", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define({ name: "search", description: "Search.", input: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } });
     define({ name: "archiveThread", description: "Archive.", control: "soft" });
@@ -263,7 +263,7 @@ test("tool results: compact content in a fixed key order, in each provider's sha
   assert.equal(r.big, JSON.stringify({ role: "tool", tool_call_id: "call_5", content: '{"gate":"fired","ok":true}' }));
 });
 
-test("tool results: the line telling the model what to do next, word for word, per gate", async () => {
+test("tool results: the line telling the model what to do next, word for word, per gate", { timeout: TEST_TIMEOUT }, async () => {
   const r = await p.evaluate(async () => {
     const { Coworkkit } = window.coworkkit;
     const ck = new Coworkkit({ confirmTimeoutMs: 80, armDelayMs: 50 });
@@ -308,7 +308,7 @@ test("tool results: the line telling the model what to do next, word for word, p
   ]);
 });
 
-test("Anthropic: a hard tool_use waits for a real click on the card", async () => {
+test("Anthropic: a hard tool_use waits for a real click on the card", { timeout: TEST_TIMEOUT }, async () => {
   await inPage((ck, records, runs, define) => {
     define({ name: "deleteProject", description: "Delete a project.", control: "hard", confirmationSummary: () => "Delete p1?" });
     window.settled = null;
@@ -333,7 +333,7 @@ test("Anthropic: a hard tool_use waits for a real click on the card", async () =
   assert.equal(r.runs, 1);
 });
 
-test("a re-sent provider call does not run twice, in flight or settled, in every shape", async () => {
+test("a re-sent provider call does not run twice, in flight or settled, in every shape", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     let release;
     const gate = new Promise((resolve) => (release = resolve));
@@ -367,7 +367,7 @@ test("a re-sent provider call does not run twice, in flight or settled, in every
   assert.equal(r.records, 4, "three runs and the conflict");
 });
 
-test("malformed calls are rejected outcomes in the closest shape, never a throw", async () => {
+test("malformed calls are rejected outcomes in the closest shape, never a throw", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define({ name: "ping", description: "Ping." });
     const cases = [
@@ -431,7 +431,7 @@ test("malformed calls are rejected outcomes in the closest shape, never a throw"
   assert.ok(r.records.every((g) => g === "rejected"));
 });
 
-test("revoked proxies anywhere in a provider call are rejected outcomes, never a throw", async () => {
+test("revoked proxies anywhere in a provider call are rejected outcomes, never a throw", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define({ name: "ping", description: "Ping." });
     const revoked = () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; };
@@ -457,7 +457,7 @@ test("revoked proxies anywhere in a provider call are rejected outcomes, never a
   assert.deepEqual(r.records, Array(5).fill("rejected"));
 });
 
-test("reading a provider call: whitespace, names, precedence of refusals, ids, soft fields and read order", async () => {
+test("reading a provider call: whitespace, names, precedence of refusals, ids, soft fields and read order", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define({ name: "ping", description: "Ping." });
     define({ name: "tidy", description: "Tidy.", control: "soft" });
@@ -611,7 +611,7 @@ test("reading a provider call: whitespace, names, precedence of refusals, ids, s
 
 // ---- MCP ------------------------------------------------------------------------------------
 
-test("controlFromMcpAnnotations: MCP defaults, and the round trip through tools(\"mcp\")", async () => {
+test("controlFromMcpAnnotations: MCP defaults, and the round trip through tools(\"mcp\")", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage((ck, records, runs, define) => {
     const { controlFromMcpAnnotations: c } = window.coworkkit;
     const cases = [undefined, null, {}, { readOnlyHint: true }, { readOnlyHint: true, destructiveHint: true },
@@ -631,7 +631,7 @@ test("controlFromMcpAnnotations: MCP defaults, and the round trip through tools(
 
 // ---- Standard Schema ------------------------------------------------------------------------
 
-test("Standard Schema: zod validates, its JSON Schema export feeds the manifests, run sees the original args", async () => {
+test("Standard Schema: zod validates, its JSON Schema export feeds the manifests, run sees the original args", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs) => {
     const { z } = await import("/node_modules/zod/index.js");
     const seen = [];
@@ -663,7 +663,7 @@ test("Standard Schema: zod validates, its JSON Schema export feeds the manifests
   assert.deepEqual(r.records, [["rejected", "invalid_args"], ["fired", null], ["rejected", "invalid_args"]]);
 });
 
-test("Standard Schema: valibot validates; without an export the manifest is permissive unless inputJsonSchema is given", async () => {
+test("Standard Schema: valibot validates; without an export the manifest is permissive unless inputJsonSchema is given", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     const v = await import("/node_modules/valibot/dist/index.mjs");
     const schema = v.object({ title: v.string(), tags: v.array(v.string()) });
@@ -690,7 +690,7 @@ test("Standard Schema: valibot validates; without an export the manifest is perm
   for (const t of r.tools) SHAPES.anthropic(t);
 });
 
-test("Standard Schema: an async validate is awaited before the gate; a throwing one rejects", async () => {
+test("Standard Schema: an async validate is awaited before the gate; a throwing one rejects", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     const { z } = await import("/node_modules/zod/index.js");
     const taken = new Set(["ann"]);
@@ -816,7 +816,7 @@ function runReadme(code, provider) {
 }
 
 for (const provider of ["openai", "anthropic"]) {
-  test(`README: the ${provider} loop runs against a scripted model`, async () => {
+  test(`README: the ${provider} loop runs against a scripted model`, { timeout: TEST_TIMEOUT }, async () => {
     const r = await runReadme(readmeBlock(`readme-${provider}`), provider);
     assert.deepEqual(r.problems, []);
     assert.equal(r.left, 0, "the whole conversation was played");
@@ -826,6 +826,6 @@ for (const provider of ["openai", "anthropic"]) {
   });
 }
 
-test("no page errors", () => {
+test("no page errors", { timeout: TEST_TIMEOUT }, () => {
   assert.deepEqual(p.problems, []);
 });

@@ -3,7 +3,7 @@
 // these show that the browser layer carries them through unchanged.)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture } from "./harness.mjs";
+import { launch, openFixture, TEST_TIMEOUT } from "./harness.mjs";
 
 let env, p;
 before(async () => {
@@ -32,7 +32,7 @@ function inPage(fn, arg) {
   }, { src: fn.toString(), arg });
 }
 
-test("soft: the first call asks, the token fires it once, with the original callId", async () => {
+test("soft: the first call asks, the token fires it once, with the original callId", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define("archiveThread", "soft");
     const first = await ck.invoke({ name: "archiveThread", args: { id: "t1", opts: { a: 1, b: 2 } }, callId: "call_1" });
@@ -55,7 +55,7 @@ test("soft: the first call asks, the token fires it once, with the original call
   assert.deepEqual(r.records, [["call_1", "confirmed"]]);
 });
 
-test("soft: a token with other args, another action, or forged fires nothing; decline cancels; expiry times out", async () => {
+test("soft: a token with other args, another action, or forged fires nothing; decline cancels; expiry times out", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define("archiveA", "soft");
     define("archiveB", "soft");
@@ -82,7 +82,7 @@ test("soft: a token with other args, another action, or forged fires nothing; de
   assert.ok(r.records.some(([g, reason]) => g === "cancelled" && reason === "declined"));
 });
 
-test("idempotency: the same callId runs once; other args conflict; a rejected call is judged afresh", async () => {
+test("idempotency: the same callId runs once; other args conflict; a rejected call is judged afresh", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define("addTask", "open", { input: { type: "object", properties: { title: { type: "string" } }, required: ["title"] } });
     const a = ck.invoke({ name: "addTask", args: { title: "x" }, callId: "k" });
@@ -102,7 +102,7 @@ test("idempotency: the same callId runs once; other args conflict; a rejected ca
   assert.deepEqual(r.records, [["k", "fired", null], ["k", "rejected", "call_id_conflict"], ["r", "rejected", "invalid_args"], ["r", "fired", null]]);
 });
 
-test("hostile args never throw: every one is a rejected outcome with a code", async () => {
+test("hostile args never throw: every one is a rejected outcome with a code", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define("noop", "open");
     const cyclic = {}; cyclic.self = cyclic;
@@ -127,7 +127,7 @@ test("hostile args never throw: every one is a rejected outcome with a code", as
   assert.equal(r.recs, 15, "rejected calls are recorded too");
 });
 
-test("args reach run as one deep-frozen copy: own keys even for __proto__, lone surrogates as U+FFFD", async () => {
+test("args reach run as one deep-frozen copy: own keys even for __proto__, lone surrogates as U+FFFD", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records) => {
     let seen;
     ck.defineAction({ name: "take", description: "Take args.", control: "open", run: (args) => { seen = args; return 1; } });
@@ -165,7 +165,7 @@ test("args reach run as one deep-frozen copy: own keys even for __proto__, lone 
   assert.equal(r.json, '{"__proto__":{"x":[1,{"__proto__":2}]},"k\ufffd":"v\ufffdw","list":[0,1.5,"😀",null,true],"empty":{}}');
 });
 
-test("a getter that calls invoke while the args are read: each call keeps its own snapshot", async () => {
+test("a getter that calls invoke while the args are read: each call keeps its own snapshot", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records) => {
     const seen = [];
     ck.defineAction({ name: "take", description: "Take args.", control: "open", run: (args, ctx) => { seen.push([ctx.callId, JSON.stringify(args)]); return 1; } });
@@ -182,7 +182,7 @@ test("a getter that calls invoke while the args are read: each call keeps its ow
   assert.deepEqual(r.records, r.seen);
 });
 
-test("args that are not plain JSON data are named by path; the size check stops the walk early", async () => {
+test("args that are not plain JSON data are named by path; the size check stops the walk early", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck) => {
     ck.defineAction({ name: "take", description: "Take args.", control: "open", run: () => 1 });
     const small = new window.coworkkit.Coworkkit({ maxArgsBytes: 30 });
@@ -254,7 +254,7 @@ test("args that are not plain JSON data are named by path; the size check stops 
   assert.equal(r.alone, "undefined: undefined");
 });
 
-test("an undeclared destructive name is gated soft with one console nudge per name", async () => {
+test("an undeclared destructive name is gated soft with one console nudge per name", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     ck.defineAction({ name: "removeTag", description: "Remove a tag.", run: () => "ok" });
     const o = await ck.invoke({ name: "removeTag", args: {} });
@@ -271,7 +271,7 @@ test("an undeclared destructive name is gated soft with one console nudge per na
   assert.equal(nudges.filter((w) => w.includes('"removeTag2"')).length, 1);
 });
 
-test("defineAction errors carry codes; duplicates throw; a disposed handle frees the name", async () => {
+test("defineAction errors carry codes; duplicates throw; a disposed handle frees the name", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck) => {
     const code = (f) => { try { f(); return "none"; } catch (e) { return `${e instanceof Error}:${e.code}`; } };
     const ok = { name: "ok", description: "d", run: () => 1 };
@@ -296,7 +296,7 @@ test("defineAction errors carry codes; duplicates throw; a disposed handle frees
   });
 });
 
-test("run that throws or rejects is run_failed and never retried; shareResult and recordResult hide values", async () => {
+test("run that throws or rejects is run_failed and never retried; shareResult and recordResult hide values", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records) => {
     let n = 0;
     ck.defineAction({ name: "boom", description: "d", run: () => { n++; throw new Error("kaput"); } });
@@ -317,7 +317,7 @@ test("run that throws or rejects is run_failed and never retried; shareResult an
   assert.deepEqual(r.outcomes[2], { status: "ok" });
 });
 
-test("a proposal listener attached late receives the waiting proposals; events carry no summary", async () => {
+test("a proposal listener attached late receives the waiting proposals; events carry no summary", { timeout: TEST_TIMEOUT }, async () => {
   const r = await inPage(async (ck, records, runs, define) => {
     define("deleteX", "hard", { confirmationSummary: () => "TOP-SECRET-SUMMARY" });
     ck.invoke({ name: "deleteX", args: { n: 1 }, callId: "h1" });

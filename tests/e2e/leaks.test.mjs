@@ -2,7 +2,7 @@
 // churning actions and cards leaves no listeners, DOM or wasm memory behind, in every engine.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, clickPart, waitCard, collectGarbage } from "./harness.mjs";
+import { launch, openFixture, clickPart, waitCard, collectGarbage, TEST_TIMEOUT } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -15,7 +15,7 @@ after(async () => { await env?.close(); });
  */
 const listenerCount = (page) => page.listenerCount();
 
-test("10,000 actions registered and disposed, and 1,000 cards settled, leave nothing behind", async () => {
+test("10,000 actions registered and disposed, and 1,000 cards settled, leave nothing behind", { timeout: TEST_TIMEOUT }, async () => {
   const page = await openFixture(env);
   await page.evaluate(() => {
     window.ck = new window.coworkkit.Coworkkit({ armDelayMs: 0 });

@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, openFixture, clickPart, waitCard, waitFor, sleep } from "./harness.mjs";
+import { launch, openFixture, clickPart, waitCard, waitFor, sleep, TEST_TIMEOUT } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -16,7 +16,7 @@ function readmeBlock(tag) {
   return m[1];
 }
 
-test("the README's Usage example runs as written: the card opens, a real click confirms", async () => {
+test("the README's Usage example runs as written: the card opens, a real click confirms", { timeout: TEST_TIMEOUT }, async () => {
   const source = readmeBlock("readme-usage");
   const importLine = 'import init, { Coworkkit } from "coworkkit";';
   assert.ok(source.startsWith(importLine), "the example starts with the package import");

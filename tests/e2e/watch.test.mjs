@@ -3,7 +3,7 @@
 // the records `onActionRecord` received.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, onPart, clickPart, waitCard, sleep, ENGINE } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, waitCard, sleep, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -66,7 +66,7 @@ const until = async (fn, timeout = 5000) => {
   }
 };
 
-test("rows appear live for every gate, newest first, with time, action, control, gate, outcome, duration and args", async () => {
+test("rows appear live for every gate, newest first, with time, action, control, gate, outcome, duration and args", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page({ confirmTimeoutMs: 1500 });
   assert.deepEqual(await rows(p), []);
   await p.evaluate(() => window.ck.invoke({ name: "readNote", args: { n: 1 } }));
@@ -112,7 +112,7 @@ test("rows appear live for every gate, newest first, with time, action, control,
   assert.deepEqual(p.problems, []);
 });
 
-test("filtering by gate (real clicks) shows one gate, counts stay per gate, and new rows respect the filter", async () => {
+test("filtering by gate (real clicks) shows one gate, counts stay per gate, and new rows respect the filter", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(async () => {
     for (let i = 0; i < 3; i++) await window.ck.invoke({ name: "readNote", args: { n: i } });
@@ -143,7 +143,7 @@ test("filtering by gate (real clicks) shows one gate, counts stay per gate, and 
   assert.deepEqual(p.problems, []);
 });
 
-test("the panel keeps the last 500 rows after 2,000 records; counts keep every record", async () => {
+test("the panel keeps the last 500 rows after 2,000 records; counts keep every record", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(async () => {
     for (let i = 0; i < 2000; i++) await window.ck.invoke({ name: "readNote", args: { n: i } });
@@ -159,7 +159,7 @@ test("the panel keeps the last 500 rows after 2,000 records; counts keep every r
   assert.deepEqual(p.problems, []);
 });
 
-test("Copy JSON Lines writes valid JSON Lines equal to the records delivered to onActionRecord", async () => {
+test("Copy JSON Lines writes valid JSON Lines equal to the records delivered to onActionRecord", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.allowClipboard(env.url);
   await p.evaluate(async () => {
@@ -197,7 +197,7 @@ test("Copy JSON Lines writes valid JSON Lines equal to the records delivered to 
   assert.deepEqual(p.problems, []);
 });
 
-test("a result whose toJSON calls the SDK while JSON Lines print: the panel takes the new row, nothing breaks", async () => {
+test("a result whose toJSON calls the SDK while JSON Lines print: the panel takes the new row, nothing breaks", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   const out = await p.evaluate(async () => {
     // App code inside JSON.stringify: a run's result whose toJSON invokes an action, which
@@ -223,7 +223,7 @@ test("a result whose toJSON calls the SDK while JSON Lines print: the panel take
   assert.deepEqual(p.problems, []);
 });
 
-test("dispose() of the handle or the instance removes the panel; a disposed panel stops receiving", async () => {
+test("dispose() of the handle or the instance removes the panel; a disposed panel stops receiving", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   const second = await p.evaluate(() => {
     window.box = document.createElement("section");

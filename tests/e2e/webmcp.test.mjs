@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { launch, openFixture, waitCard, clickPart, click, onPart, cardState, waitFor, sleep, onlyIn, ENGINE } from "./harness.mjs";
+import { launch, openFixture, waitCard, clickPart, click, onPart, cardState, waitFor, sleep, onlyIn, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
 
 /** The README's WebMCP example, as written. */
 const README_BLOCK = readFileSync(new URL("../../README.md", import.meta.url), "utf8").match(/```js readme-webmcp\n([\s\S]*?)```/)?.[1];
@@ -134,7 +134,7 @@ const noProblems = () => assert.deepEqual(p.problems.splice(0), []);
 const setup = (options) => p.evaluate((o) => { kit.setup(o); }, options);
 const expose = (options) => p.evaluate((o) => { kit.exposure = kit.ck.exposeToModelContext(o); return kit.exposure.ready; }, options);
 
-test("the client: Chromium's own document.modelContext, else the standard-shaped fixture", async () => {
+test("the client: Chromium's own document.modelContext, else the standard-shaped fixture", { timeout: TEST_TIMEOUT }, async () => {
   const where = await p.evaluate(() => ({
     document: typeof document.modelContext, navigator: typeof navigator.modelContext,
     methods: ["registerTool", "getTools", "executeTool"].filter((m) => typeof kit.mc()[m] === "function"),
@@ -145,7 +145,7 @@ test("the client: Chromium's own document.modelContext, else the standard-shaped
   else assert.deepEqual([where.document, where.navigator], ["undefined", "object"], "the fixture, on navigator");
 });
 
-test("getTools() lists every action with title, description, schema and hints; never the summary", async () => {
+test("getTools() lists every action with title, description, schema and hints; never the summary", { timeout: TEST_TIMEOUT }, async () => {
   const r = await withInstance(async (ck) => {
     const exposure = ck.exposeToModelContext();
     const ready = await exposure.ready;
@@ -185,7 +185,7 @@ test("getTools() lists every action with title, description, schema and hints; n
   noProblems();
 });
 
-test("an open tool resolves with the compact outcome; its record says via webmcp", async () => {
+test("an open tool resolves with the compact outcome; its record says via webmcp", { timeout: TEST_TIMEOUT }, async () => {
   const r = await withInstance(async (ck) => {
     await ck.exposeToModelContext().ready;
     const a = await kit.exec("readDoc", { docId: "d1" });
@@ -212,7 +212,7 @@ test("an open tool resolves with the compact outcome; its record says via webmcp
   noProblems();
 });
 
-test("a soft tool: the token round trip; forged, swapped and replayed tokens; decline", async () => {
+test("a soft tool: the token round trip; forged, swapped and replayed tokens; decline", { timeout: TEST_TIMEOUT }, async () => {
   const r = await withInstance(async (ck) => {
     await ck.exposeToModelContext().ready;
     const log = {};
@@ -268,7 +268,7 @@ test("a soft tool: the token round trip; forged, swapped and replayed tokens; de
   noProblems();
 });
 
-test("a hard tool waits for a trusted click on the card; synthetic clicks do nothing; Cancel cancels", async () => {
+test("a hard tool waits for a trusted click on the card; synthetic clicks do nothing; Cancel cancels", { timeout: TEST_TIMEOUT }, async () => {
   await setup();
   await expose();
   await start("yes", "deleteProject", { projectId: "p1" });
@@ -314,7 +314,7 @@ test("a hard tool waits for a trusted click on the card; synthetic clicks do not
   noProblems();
 });
 
-test("bad input resolves as a rejected outcome, never as UnknownError", async () => {
+test("bad input resolves as a rejected outcome, never as UnknownError", { timeout: TEST_TIMEOUT }, async () => {
   const r = await withInstance(async () => {
     await kit.ck.exposeToModelContext().ready;
     const deep = {};
@@ -357,7 +357,7 @@ test("bad input resolves as a rejected outcome, never as UnknownError", async ()
   noProblems();
 });
 
-test("Hand mode gates element actions called through WebMCP", async () => {
+test("Hand mode gates element actions called through WebMCP", { timeout: TEST_TIMEOUT }, async () => {
   await setup();
   await expose();
   const off = await exec("pressOutside", {});
@@ -379,7 +379,7 @@ test("Hand mode gates element actions called through WebMCP", async () => {
   noProblems();
 });
 
-test("actions defined or disposed later come and go; `actions` picks names, later ones included", async () => {
+test("actions defined or disposed later come and go; `actions` picks names, later ones included", { timeout: TEST_TIMEOUT }, async () => {
   const r = await withInstance(async (ck) => {
     // The model context answers in its own time: wait until the names say `pred`.
     const until = async (pred) => {
@@ -447,7 +447,7 @@ test("actions defined or disposed later come and go; `actions` picks names, late
   noProblems();
 });
 
-test("dispose() of the exposure and of the instance removes every tool; after ck.dispose() it throws", async () => {
+test("dispose() of the exposure and of the instance removes every tool; after ck.dispose() it throws", { timeout: TEST_TIMEOUT }, async () => {
   await setup();
   const r = await p.evaluate(async () => {
     const ck = kit.ck;
@@ -492,7 +492,7 @@ test("dispose() of the exposure and of the instance removes every tool; after ck
   noProblems();
 });
 
-test("an exposure disposed before the browser answered is withdrawn, not refused", async () => {
+test("an exposure disposed before the browser answered is withdrawn, not refused", { timeout: TEST_TIMEOUT }, async () => {
   const r = await withInstance(async (ck) => {
     const settle = (promise) => promise.then(() => "resolved", (e) => `rejected ${e.code ?? e.name}`);
     const a = ck.exposeToModelContext();
@@ -513,7 +513,7 @@ test("an exposure disposed before the browser answered is withdrawn, not refused
   noProblems(); // and no "refused" console.error
 });
 
-test("a registration the browser refuses: console.error, and ready rejects with model_context_refused naming it", async () => {
+test("a registration the browser refuses: console.error, and ready rejects with model_context_refused naming it", { timeout: TEST_TIMEOUT }, async () => {
   const r = await withInstance(async (ck) => {
     const log = {};
     const mc = kit.mc();
@@ -556,7 +556,7 @@ test("a registration the browser refuses: console.error, and ready rejects with 
   assert.equal(errors.length, 9, errors.join("\n"));
 });
 
-test("exposedTo is handed to registerTool as it is, beside the registration's own signal", async () => {
+test("exposedTo is handed to registerTool as it is, beside the registration's own signal", { timeout: TEST_TIMEOUT }, async () => {
   const r = await withInstance(async (ck) => {
     const seen = [];
     const mc = kit.mc();
@@ -584,7 +584,7 @@ test("exposedTo is handed to registerTool as it is, beside the registration's ow
   noProblems();
 });
 
-test("options that are not an exposure's: invalid_spec", async () => {
+test("options that are not an exposure's: invalid_spec", { timeout: TEST_TIMEOUT }, async () => {
   const bad = await p.evaluate(() => {
     const ck = kit.setup();
     const threw = (fn) => { try { fn(); return null; } catch (e) { return e.code; } };
@@ -596,7 +596,7 @@ test("options that are not an exposure's: invalid_spec", async () => {
   noProblems();
 });
 
-test("the README's WebMCP example runs as written", async () => {
+test("the README's WebMCP example runs as written", { timeout: TEST_TIMEOUT }, async () => {
   assert.ok(README_BLOCK, "README block readme-webmcp");
   const names = await withInstance(async (ck, src) => {
     await new Function("ck", `return (async () => {\n${src}\n})();`)(ck);
@@ -607,7 +607,7 @@ test("the README's WebMCP example runs as written", async () => {
   noProblems();
 });
 
-test("the Watch panel shows the door each call came through", async () => {
+test("the Watch panel shows the door each call came through", { timeout: TEST_TIMEOUT }, async () => {
   await setup();
   await p.evaluate(async () => {
     const ck = kit.ck;
@@ -629,7 +629,7 @@ test("the Watch panel shows the door each call came through", async () => {
 
 // The last two tests open pages of their own (WebKitWebDriver serves one session at a time, so
 // in WebKit the shared page is gone after them).
-test("no model context: exposeToModelContext throws model_context_unavailable", async () => {
+test("no model context: exposeToModelContext throws model_context_unavailable", { timeout: TEST_TIMEOUT }, async () => {
   const none = await openFixture(bare);
   const r = await none.evaluate(() => {
     const ck = new window.coworkkit.Coworkkit();

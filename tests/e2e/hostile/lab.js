@@ -186,6 +186,8 @@
       confirmationSummary: (a) => `Delete ${a.projectId ?? "?"}?`,
     });
     ck.defineAction({ name: "wipeAll", description: "Wipe everything.", control: "hard", approvers: ["admin"], run: run("hard", "wipeAll") });
+    // A scenario's own actions get the same checks: `inst.ck.defineAction({ ..., run: inst.run("hard", name) })`.
+    inst.run = run;
     lab.instances.push(inst);
     lab.inst = inst;
     return inst;
@@ -232,11 +234,36 @@
    */
   const attemptOf = (inst, token, action, canon, decline) => {
     if (typeof token !== "string") return null;
-    const attempt = { token, action, canon, decline, sentAt: Date.now(), settled: false, runs: [] };
+    const attempt = { token, action, canon, decline, sentAt: Date.now(), settled: false, runs: [], kind: tokenKind(inst, token, action, canon) };
     inst.attempts.push(attempt);
     return attempt;
   };
-  const settleAttempt = (attempt, gate, callId) => {
+  /**
+   * What a presented token is, as the page knows it: `own` (issued by this instance for this
+   * action and these args), `swapped` (issued by it for another call), `tampered` (an issued
+   * token with its last character changed), `foreign` (issued by another instance in the
+   * page), else `forged`.
+   */
+  const tokenKind = (inst, token, action, canon) => {
+    const t = inst.issued.get(token);
+    if (t) return t.action === action && t.canon === canon ? "own" : "swapped";
+    for (const known of inst.issued.keys()) if (known.length === token.length && known.slice(0, -1) === token.slice(0, -1)) return "tampered";
+    if (lab.instances.some((other) => other !== inst && other.issued.has(token))) return "foreign";
+    return "forged";
+  };
+  /**
+   * Every answer's code (or gate, when it has none) counted, and each `bad_token` by the kind
+   * of token that earned it: a scenario asserts that the refusals it means to test happened.
+   */
+  stats.codes = {};
+  stats.badToken = { own: 0, swapped: 0, tampered: 0, foreign: 0, forged: 0 };
+  const count = (attempt, gate, code) => {
+    const key = code ?? gate;
+    stats.codes[key] = (stats.codes[key] ?? 0) + 1;
+    if (code === "bad_token" && attempt) stats.badToken[attempt.kind] += 1;
+  };
+  const settleAttempt = (attempt, gate, callId, code) => {
+    count(attempt, gate, code);
     if (!attempt) return;
     attempt.settled = true;
     if (attempt.runs.length > 1) violation(`one confirming call ran ${attempt.runs.length} soft runs`);
@@ -266,7 +293,7 @@
       if (!o) return o;
       inst.answers.push({ callIds: [o.callId], gate: o.gate, code: o.error?.code, door: "invoke" });
       if (explicitId && explicitId !== o.callId && o.gate !== "rejected") inst.aliases.set(explicitId, o.callId);
-      settleAttempt(attempt, o.gate, o.callId);
+      settleAttempt(attempt, o.gate, o.callId, o.error?.code);
       if (o.ok && !["fired", "confirmed"].includes(o.gate)) violation(`ok outcome with gate ${o.gate}`);
       if (o.gate === "needs_confirmation") {
         issue(inst, o.confirmToken, { action: name, canon, callId: o.callId, args: call.args, expiresAt: o.expiresAt });
@@ -321,9 +348,11 @@
       const resultId = result.tool_call_id ?? result.call_id ?? result.tool_use_id;
       const original = typeof token === "string" && content.gate !== "rejected" ? inst.issued.get(token)?.callId : undefined;
       const callIds = [...new Set([original, inst.aliases.get(resultId), resultId].filter((x) => typeof x === "string"))];
-      if (original && explicitId && explicitId !== original) inst.aliases.set(explicitId, original);
+      // An id that is already an alias keeps its first call: the SDK answers it from that
+      // call's memory, whatever token it carries now.
+      if (original && explicitId && explicitId !== original && !inst.aliases.has(explicitId)) inst.aliases.set(explicitId, original);
       inst.answers.push({ callIds, gate: content.gate, code: content.error?.code, door: "tool" });
-      settleAttempt(attempt, content.gate, null);
+      settleAttempt(attempt, content.gate, null, content.error?.code);
       if (content.ok && !["fired", "confirmed"].includes(content.gate)) violation(`ok tool outcome with gate ${content.gate}`);
       if (content.gate === "needs_confirmation") {
         // The tool result has no expiresAt: the answer's time plus the lifetime is at or after
@@ -398,7 +427,10 @@
    * check has something to check. Never clicks anything. Starts a fresh instance (same options)
    * every `ROTATE` calls, so that no instance forgets a call (see `lab.setup`).
    */
-  const ROTATE = 600;
+  // Each remembered call keeps its argument snapshot in wasm memory (and every WebMCP
+  // execution is a call of its own): rotating well before the SDK's 1,024 also keeps the peak
+  // within the flood's bound.
+  const ROTATE = 300;
   /**
    * Disposes an instance the agent is done with and, once every call made to it has settled,
    * frees its wasm memory (wasm-bindgen's `free()`), so that rotating instances costs none.
@@ -430,7 +462,7 @@
     };
     const pending = [];
     for (let i = 0; i < count; i++) {
-      if (i > 0 && i % MCP_ROTATE === 0) {
+      if (i > 0 && i % ROTATE === 0) {
         const old = inst;
         inst = lab.setup(old.options);
         await lab.retire(old);
@@ -439,7 +471,11 @@
       if (i % 40 === 39) for (const q of inst.ck.pending()) inst.ck.cancel(q.id); // the app may cancel
       let call;
       const list = issuedList().filter((t) => !t.used && t.args !== undefined);
-      if (list.length && g.chance(0.25)) {
+      const forced = lab.forcedConfirm(i, list);
+      if (forced) {
+        call = { name: forced.t.action, args: forced.t.args, confirmToken: forced.token, decline: forced.decline };
+        if (door === "tool") call = toTool(g, call);
+      } else if (list.length && g.chance(0.25)) {
         // A proper confirmation: the same args and the token (sometimes another callId,
         // sometimes a decline, sometimes the token of another call: swapped).
         const t = g.pick(list);
@@ -456,7 +492,42 @@
       pending.push(p);
       await Promise.race([p, micro(6)]);
     }
+    if (expireEvery) await lab.expireOne(inst, door); // a run meant to meet expiry
     return pending.length;
+  };
+
+  /**
+   * Refusals the random mix may miss in a short run, made sure of: every 50th call (if a token
+   * waits with time to spare) is that token's own call with its last character changed
+   * (tampered), and 25 calls later one declines a waiting token.
+   */
+  lab.forcedConfirm = (i, list) => {
+    const live = list.filter((t) => t.expiresAt > Date.now() + 100);
+    if (live.length === 0 || (i % 50 !== 49 && i % 50 !== 24)) return null;
+    const t = live[i % live.length];
+    if (i % 50 === 24) return { t, token: t.token, decline: true };
+    return { t, token: t.token.slice(0, -1) + (t.token.endsWith("A") ? "B" : "A"), decline: false };
+  };
+
+  /**
+   * An expired token presented, made sure of at the end of an agent run: a soft call through
+   * `door`, then its own confirming call just after the token's expiry, the page kept busy
+   * until then so that no timer of the SDK settles the call first (the answer must be
+   * token_expired, not the call's terminal timeout). The WebMCP door is called through the
+   * tool's own `execute`, which enters the SDK at once (a browser's executeTool may wait a task).
+   */
+  lab.expireOne = async (inst, door) => {
+    const args = { expire: door };
+    const ask = async (input, id) => {
+      if (door === "invoke") return lab.call(inst, { name: "archiveThread", args, ...input });
+      if (door === "tool") return JSON.parse((await lab.tool(inst, { type: "tool_use", id, name: "archiveThread", input: { ...args, ...input } })).content);
+      return inst.executes.archiveThread({ ...args, ...input });
+    };
+    const first = await ask({}, `expire_${inst.issued.size}_a`);
+    const t = inst.issued.get(first?.confirmToken);
+    if (!t) { violation(`expireOne: no token from ${door} (${first?.gate})`); return; }
+    while (Date.now() <= t.expiresAt + 5) { /* busy: no timer runs */ }
+    await ask({ confirmToken: t.token }, `expire_${inst.issued.size}_b`);
   };
 
   /** An agent call in one of the three provider shapes (or a broken one). */
@@ -559,6 +630,21 @@
         const n = of(callId, (r) => REMEMBERED.has(r.gate) || r.gate === "needs_hand_mode").length;
         if (n !== (hanging.has(callId) ? 0 : 1)) violation(`call ${callId} (a token or a card) ended in ${n} records`);
       }
+      // `via`: the door of the call's first call (for a soft call, the one that got its token).
+      const VIA = { invoke: "invoke", tool: "tool_call", webmcp: "webmcp" };
+      const firstDoor = new Map();
+      for (const t of inst.issued.values()) if (t.callId) firstDoor.set(t.callId, t.door === "webmcp" ? "webmcp" : t.tool ? "tool_call" : "invoke");
+      const answeredBy = new Map();
+      for (const a of inst.answers) for (const c of a.callIds) { if (!answeredBy.has(c)) answeredBy.set(c, new Set()); answeredBy.get(c).add(VIA[a.door]); }
+      stats.viaChecked ??= 0;
+      for (const r of records) {
+        if (!Object.values(VIA).includes(r.via)) { violation(`record of ${r.callId} has via ${r.via}`); continue; }
+        const doors = answeredBy.get(r.callId);
+        const expected = firstDoor.get(r.callId) ?? (doors?.size === 1 ? [...doors][0] : undefined);
+        if (expected === undefined) continue;
+        stats.viaChecked += 1;
+        if (r.via !== expected) violation(`record ${r.gate} of ${r.callId} has via ${r.via}; its first call came through ${expected}`);
+      }
       // Runs ↔ records.
       for (const [callId, e] of inst.runs) {
         const ran = of(callId, (r) => r.outcome.status !== "not_run");
@@ -578,6 +664,8 @@
         violation(`a door call (${d.explicitId ?? "no callId"}) never settled`);
       }
     }
+    // No input, however it was shaped, reached Object.prototype.
+    if (({}).polluted !== undefined || Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")) violation("Object.prototype.polluted is set");
     // The SDK still answers a normal call (a wasm panic would make every call throw).
     let still = null;
     try {
@@ -625,13 +713,19 @@
 
   /** The model context the instance's exposure registers with: the page's, watched. */
   const watching = (inst) => ({
-    registerTool: (tool, options) => lab.mc().registerTool({ ...tool, execute: watchExecute(inst, tool.name, tool.execute) }, options),
+    registerTool: (tool, options) => {
+      const execute = watchExecute(inst, tool.name, tool.execute);
+      // Kept, as a model context that ignores the abort would keep it (a stale `execute`).
+      (inst.executes ??= {})[tool.name] = execute;
+      return lab.mc().registerTool({ ...tool, execute }, options);
+    },
   });
 
   const watchExecute = (inst, name, execute) => (input) => {
     stats.mcpExecutes += 1;
-    let token, decline = false, canon = null, own;
+    let token, decline = false, canon = null, own, raw = null;
     try {
+      raw = tryCanon(input ?? {});
       if (input && typeof input === "object" && !Array.isArray(input)) {
         token = input.confirmToken;
         decline = input.decline === true;
@@ -647,9 +741,9 @@
     if (!(promise instanceof Promise)) violation("a WebMCP execute did not return a Promise");
     return Promise.resolve(promise).then((content) => {
       try { JSON.stringify(content); } catch (e) { violation(`a WebMCP answer is not JSON: ${e}`); }
-      const answer = { action: name, gate: content?.gate, code: content?.error?.code, token: typeof token === "string" ? token : null, decline };
+      const answer = { action: name, gate: content?.gate, code: content?.error?.code, token: typeof token === "string" ? token : null, decline, canon, raw };
       inst.mcpAnswers.push(answer);
-      settleAttempt(attempt, content.gate, null);
+      settleAttempt(attempt, content.gate, null, content.error?.code);
       if (content.ok && !["fired", "confirmed"].includes(content.gate)) violation(`ok WebMCP outcome with gate ${content.gate}`);
       if ("callId" in content) violation("a WebMCP answer names a call id");
       if (content.gate === "rejected") inst.answers.push({ callIds: [], gate: "rejected", code: content.error?.code, door: "webmcp" });
@@ -696,12 +790,9 @@
    * not an object, or not JSON), replayed, swapped, forged and expired tokens, declines, and
    * proper confirmations (the same args and the token), some of them sent through `invoke`
    * instead, a door the token does not care about. Never clicks. A fresh instance every
-   * `MCP_ROTATE` calls, exposed once the one before is disposed (the browser refuses a second
+   * `ROTATE` calls, exposed once the one before is disposed (the browser refuses a second
    * tool of the same name).
    */
-  // Each remembered call keeps its argument snapshot in wasm memory, and every execution here
-  // is a call of its own: rotating sooner than `ROTATE` keeps the peak within the flood's bound.
-  const MCP_ROTATE = 300;
   lab.mcpAgent = async (seed, count, { expireEvery = 0, expireMs = 0 } = {}) => {
     const g = lab.makeGen(seed);
     let inst = lab.inst;
@@ -718,7 +809,7 @@
     };
     const pending = [];
     for (let i = 0; i < count; i++) {
-      if (i > 0 && i % MCP_ROTATE === 0) {
+      if (i > 0 && i % ROTATE === 0) {
         const old = inst;
         old.ck.dispose(); // its tools leave the model context first: the names are free again
         retired.push(old);
@@ -730,7 +821,12 @@
       if (i % 40 === 39) for (const q of inst.ck.pending()) inst.ck.cancel(q.id);
       const open = tokens().filter((t) => !t.used && t.args !== undefined);
       let p;
-      if (open.length && g.chance(0.25)) {
+      const forced = lab.forcedConfirm(i, open);
+      if (forced) {
+        let input = forced.t.args;
+        try { input = { ...forced.t.args, confirmToken: forced.token, ...(forced.decline ? { decline: true } : {}) }; } catch { /* as it is */ }
+        p = lab.mcp(inst, forced.t.action, input);
+      } else if (open.length && g.chance(0.25)) {
         const t = g.pick(open);
         const swap = g.chance(0.15) ? g.pick(open) : t;
         const name = g.chance(0.9) ? t.action : g.name();
@@ -761,6 +857,7 @@
     }
     await Promise.race([Promise.all(retired.flatMap((old) => old.mcpPending.map((c) => c.done))), lab.sleep(500)]);
     freeSettled();
+    if (expireEvery) await lab.expireOne(inst, "webmcp");
     return pending.length;
   };
 
@@ -796,6 +893,31 @@
           const r = t && inst.records.find((x) => x.callId === t.callId && x.gate === "cancelled");
           if (!r) violation(`a WebMCP decline of ${a.action} left no cancelled record for its call`);
         }
+      }
+      // Every answer that settled a call, matched to that call's own record: via WebMCP, that
+      // action, that gate, those args, each record claimed once. Answers without a token
+      // first; then each with a token: a fresh call's record (after dispose, every execution
+      // is a call of its own), else the record of the token's own call. The
+      // record's callId then stands for the answer in `lab.finish`'s checks.
+      const tokenCalls = new Set([...inst.issued.values()].map((t) => t.callId).filter((c) => c !== null));
+      const claimed = new Set(inst.answers.filter((a) => a.door !== "webmcp").flatMap((a) => a.callIds));
+      const fresh = (a) => inst.records.find((r) => r.via === "webmcp" && r.action === a.action && r.gate === a.gate
+        && !claimed.has(r.callId) && !tokenCalls.has(r.callId) && [a.canon, a.raw].includes(tryCanon(r.args)));
+      const settling = inst.mcpAnswers.filter((a) => REMEMBERED.has(a.gate) || a.gate === "needs_hand_mode");
+      for (const a of [...settling.filter((x) => !x.token), ...settling.filter((x) => x.token)]) {
+        let record = fresh(a);
+        if (!record && a.token) {
+          const t = inst.issued.get(a.token);
+          const own = t?.callId ? inst.records.find((r) => r.callId === t.callId && r.gate === a.gate) : undefined;
+          // (The token's call is answered by every call that presents its token: by a call
+          // through another door too, and again on a replay.)
+          record = own;
+        }
+        if (!record) { violation(`a WebMCP answer ${a.gate} for ${a.action} (${String(a.raw).slice(0, 60)}) has no record of its own`); continue; }
+        claimed.add(record.callId);
+        a.callId = record.callId;
+        stats.mcpMatched = (stats.mcpMatched ?? 0) + 1;
+        inst.answers.push({ callIds: [record.callId], gate: a.gate, code: a.code, door: "webmcp" });
       }
     }
   };
