@@ -959,7 +959,6 @@ test("a stale WebMCP execute after ck.dispose(): nothing fires, one cancelled an
 
 test("a stale WebMCP execute after exposure.dispose(), or after its action was disposed and defined again: refused, nothing fires", {
   timeout: 60_000,
-  todo: "SDK bug: a tool's execute is bound to the action's name, not its registration or exposure (src/web/webmcp.rs `executor(&self.execute, name)`): a kept execute still calls the instance's door after exposure.dispose(), and reaches a later action of the same name",
 }, async () => {
   const p = await mcpPage();
   const r = await p.evaluate(async () => {
@@ -1101,8 +1100,7 @@ test("re-entry from confirmationSummary, approver() and onActionRecord (invoke, 
       }
       const out = await until(p, () => window.reentry, undefined, `${key} to settle`);
       results[key] = `${shown ? "card, " : ""}${out.gate}/${out.error?.code ?? ""}`;
-      // Whatever the hook left waiting goes with its instance, and its card with it. (Without
-      // re-entry: dispose() calls the summary of each waiting card, see the todo test below.)
+      // Whatever the hook left waiting goes with its instance, and its card with it.
       const left = await p.evaluate(async () => { window.tearingDown = true; lab.inst.ck.dispose(); await lab.sleep(20); return document.querySelectorAll("[data-coworkkit=card]").length; });
       assert.equal(left, 0, `${key}: a card host is left in the page after dispose`);
     }
@@ -1124,7 +1122,6 @@ test("re-entry from confirmationSummary, approver() and onActionRecord (invoke, 
 
 test("dispose() from inside confirmationSummary or approver(): the call is cancelled and its card leaves the page", {
   timeout: 60_000,
-  todo: "SDK bug: both are called while the card is being drawn, and the drawing goes on on the disposed instance: an open modal <dialog> (the page behind inert, Confirm disabled) stays in the page, and no later dispose() removes it",
 }, async () => {
   for (const hook of ["summary", "approver"]) {
     const p = await labPage();
@@ -1218,7 +1215,6 @@ test("the arm delay at its edge: a trusted click ~100 ms before it does nothing,
 
 test("dispose() with cards waiting calls no confirmationSummary; a settled callId sent after dispose() gets no second record", {
   timeout: 60_000,
-  todo: "SDK bugs: dispose() shows each waiting card in turn while it cancels them, calling the app's confirmationSummary after dispose; and an invoke after dispose() with a callId the instance already settled answers cancelled/disposed with a second record for that callId",
 }, async () => {
   const p = await labPage();
   const r = await p.evaluate(async () => {
