@@ -15,7 +15,7 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
  * of stalling the run: generous, for the slowest engine on a loaded machine. A test that needs
  * longer says so with its own `timeout`.
  */
-export const TEST_TIMEOUT = 120_000;
+export const TEST_TIMEOUT = Number(process.env.COWORKKIT_TEST_TIMEOUT ?? 120_000);
 
 /**
  * `{ skip: reason }` for a test that cannot run in this engine (`engines` lists where it can),
