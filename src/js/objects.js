@@ -15,7 +15,7 @@
  * list), so no string of a fixed set is decoded from wasm memory on a call.
  */
 import {
-  SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, GATES, CONTROLS, CONTROL_SOURCES, VIAS, STATUSES,
+  SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, GATES, CONTROLS, CONTROL_SOURCES, VIAS, STATUSES,
   CODES, RUN_RETURNED, RUN_THREW, RUN_LATER,
 } from "./codes.js";
 
@@ -231,7 +231,8 @@ export function ckContext(callId, control, approver, signal) {
 /**
  * @typedef {{ role: "tool", tool_call_id: string, content: string }
  *   | { type: "function_call_output", call_id: string, output: string }
- *   | { type: "tool_result", tool_use_id: string, content: string, is_error: boolean }} ToolResult
+ *   | { type: "tool_result", tool_use_id: string, content: string, is_error: boolean }
+ *   | { content: [{ type: "text", text: string }], structuredContent: Content, isError: boolean }} ToolResult
  */
 
 /**
@@ -273,8 +274,11 @@ function compact(o, action) {
 /**
  * The provider's tool-result message for the outcome `outcome` resolves to, in `shape`; `id`
  * defaults to the outcome's `callId`. The content is the compact outcome as JSON text (see
- * `compact`). `is_error`: the call did not do its work, except for a soft call's first answer,
- * which is a normal step.
+ * `compact`). `is_error` (MCP: `isError`): the call did not do its work, except for a soft
+ * call's first answer, which is a normal step. MCP's `CallToolResult` has no id (the JSON-RPC
+ * response carries it) and gives the outcome twice, as the spec asks of structured content: as
+ * text, and as `structuredContent`, parsed back from that text so it is JSON data whatever
+ * `run` returned.
  * @param {Promise<Outcome>} outcome
  * @param {number} shape a `SHAPE_*` code
  * @param {string | undefined} id
@@ -285,9 +289,11 @@ export function ckAnswer(outcome, shape, id, action) {
   return outcome.then((o) => {
     const { text } = compact(o, action);
     const to = id ?? o.callId;
+    const failed = !o.ok && o.gate !== "needs_confirmation";
     return shape === SHAPE_OPENAI_CHAT ? { role: "tool", tool_call_id: to, content: text }
       : shape === SHAPE_OPENAI_RESPONSES ? { type: "function_call_output", call_id: to, output: text }
-      : { type: "tool_result", tool_use_id: to, content: text, is_error: !o.ok && o.gate !== "needs_confirmation" };
+      : shape === SHAPE_ANTHROPIC ? { type: "tool_result", tool_use_id: to, content: text, is_error: failed }
+      : { content: [{ type: "text", text }], structuredContent: JSON.parse(text), isError: failed };
   });
 }
 

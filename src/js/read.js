@@ -29,10 +29,11 @@
  *   `constructor`…) is defined, not assigned, so no prototype setter runs.
  *
  * And for a tool call, each rule tested in tests/js/toolcall.test.mjs:
- * - It recognises three shapes: OpenAI Chat `{id, type: "function", function: {name,
- *   arguments}}`, OpenAI Responses `{type: "function_call", call_id, name, arguments}` and
- *   Anthropic `{type: "tool_use", id, name, input}`. Anything else is refused, and answered in
- *   the closest shape.
+ * - It recognises four shapes: OpenAI Chat `{id, type: "function", function: {name,
+ *   arguments}}`, OpenAI Responses `{type: "function_call", call_id, name, arguments}`,
+ *   Anthropic `{type: "tool_use", id, name, input}` and MCP's `tools/call` params `{name,
+ *   arguments}` (no `type`, `id`, `call_id`, `tool_use_id`, `input` or `function`: an MCP call
+ *   has no id of its own). Anything else is refused, and answered in the closest shape.
  * - It reads the call's fields once each, in one order: `type`, `id`, `call_id`, `name`,
  *   `tool_use_id`, `arguments`, `input`, then `function`'s `name` and `arguments`; a read that
  *   throws reads as `undefined`, as for args.
@@ -57,7 +58,7 @@ import {
   TAG_NOT_JSON, TAG_REFUSED, TAG_ABSENT, TAG_OTHER, TAG_DECLINE, TAG_NO_DECLINE, WHY_TOO_DEEP,
   WHY_NOT_FINITE, WHY_UNDEFINED, WHY_FUNCTION, WHY_SYMBOL, WHY_BIGINT, WHY_NOT_PLAIN,
   WHY_UNREADABLE, WHY_BAD_LENGTH, WHY_GETTER_THREW, WHY_DUPLICATE_KEY, SHAPE_OPENAI_CHAT,
-  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, MAX_FIELD_BYTES,
+  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, MAX_FIELD_BYTES,
 } from "./codes.js";
 
 /**
@@ -555,7 +556,7 @@ export function ckReadCall(call, budget) {
 /** The tape of no arguments: an empty object. */
 const NO_ARGS = TAG_OBJECT + 0 + TAG_LENGTH_END + TAG_OBJECT_END;
 
-export const UNKNOWN_SHAPE = TAG_REFUSED + "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments} or Anthropic {type: \"tool_use\", id, name, input}";
+export const UNKNOWN_SHAPE = TAG_REFUSED + "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments}, Anthropic {type: \"tool_use\", id, name, input} or MCP tools/call params {name, arguments}";
 export const NOT_AN_OBJECT = TAG_REFUSED + "args: a tool call's arguments must be a JSON object";
 
 /**
@@ -607,15 +608,20 @@ export function ckReadToolCall(call, max) {
     fnName = read(fn, "name");
     fnArgs = read(fn, "arguments", true);
   }
+  // MCP's params carry only `name` and `arguments` (and `_meta`, not read): any field of
+  // another shape makes the call that shape's, or none.
+  const mcp = typeof name === "string" && type === undefined && id === undefined && callId === undefined
+    && useId === undefined && input === undefined && fn === undefined;
   const given = type === "function_call" ? SHAPE_OPENAI_RESPONSES
     : type === "tool_use" ? SHAPE_ANTHROPIC
     : type === "function" && isFn ? SHAPE_OPENAI_CHAT
+    : mcp ? SHAPE_MCP
     : undefined;
   // An unknown call is answered in the shape it looks closest to.
   const shape = given ?? (callId !== undefined ? SHAPE_OPENAI_RESPONSES
     : input !== undefined || useId !== undefined ? SHAPE_ANTHROPIC
     : SHAPE_OPENAI_CHAT);
-  const raw = shape === SHAPE_OPENAI_RESPONSES ? args : shape === SHAPE_ANTHROPIC ? input : fnArgs;
+  const raw = shape === SHAPE_OPENAI_RESPONSES || shape === SHAPE_MCP ? args : shape === SHAPE_ANTHROPIC ? input : fnArgs;
   let tape;
   if (refusal) tape = refusal;
   else if (given === undefined) tape = UNKNOWN_SHAPE;

@@ -316,16 +316,20 @@ export interface OpenAIToolCall { id: string; type: "function"; function: { name
 export interface OpenAIResponsesToolCall { type: "function_call"; call_id: string; name: string; arguments: string | { [key: string]: Json }; id?: string; status?: string; }
 /** An Anthropic `tool_use` content block. */
 export interface AnthropicToolUse { type: "tool_use"; id: string; name: string; input: { [key: string]: Json } | string; }
+/** MCP `tools/call` params: what an MCP server's handler gets as `request.params`. */
+export interface McpToolCall { name: string; arguments?: { [key: string]: unknown } | string; _meta?: { [key: string]: unknown }; }
 /** What `handleToolCall` accepts. */
-export type ToolCall = OpenAIToolCall | OpenAIResponsesToolCall | AnthropicToolUse;
+export type ToolCall = OpenAIToolCall | OpenAIResponsesToolCall | AnthropicToolUse | McpToolCall;
 /** The OpenAI Chat Completions message answering a tool call. */
 export interface OpenAIToolMessage { role: "tool"; tool_call_id: string; content: string; }
 /** The OpenAI Responses input item answering a function call. */
 export interface OpenAIResponsesToolOutput { type: "function_call_output"; call_id: string; output: string; }
 /** The Anthropic content block answering a `tool_use`. */
 export interface AnthropicToolResult { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean; }
+/** The MCP `CallToolResult` answering `tools/call`: the outcome as text and as structured content. */
+export interface McpToolResult { content: [{ type: "text"; text: string }]; structuredContent: ToolResultContent; isError: boolean; }
 /** What `handleToolCall` resolves to: the shape of the call it got. */
-export type ToolResult = OpenAIToolMessage | OpenAIResponsesToolOutput | AnthropicToolResult;
+export type ToolResult = OpenAIToolMessage | OpenAIResponsesToolOutput | AnthropicToolResult | McpToolResult;
 /** The JSON inside a tool result's `content` / `output`. */
 export interface ToolResultContent { gate: Gate; ok: boolean; result?: unknown; error?: { code: ErrorCode; message: string }; confirmToken?: string; instruction?: string; }
 
@@ -348,5 +352,6 @@ export interface Coworkkit {
   handleToolCall(call: OpenAIToolCall): Promise<OpenAIToolMessage>;
   handleToolCall(call: OpenAIResponsesToolCall): Promise<OpenAIResponsesToolOutput>;
   handleToolCall(call: AnthropicToolUse): Promise<AnthropicToolResult>;
+  handleToolCall(call: McpToolCall): Promise<McpToolResult>;
 }
 "#;
