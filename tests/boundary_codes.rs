@@ -130,6 +130,7 @@ fn rust_codes() -> Vec<(&'static str, Code)> {
         ),
         ("SHAPE_ANTHROPIC", Code::Int(Shape::Anthropic as u64)),
         ("SHAPE_MCP", Code::Int(Shape::Mcp as u64)),
+        ("SHAPE_AI_SDK", Code::Int(Shape::AiSdk as u64)),
         ("GATES", names(Gate::ALL.map(Gate::as_str))),
         ("CONTROLS", names(Control::ALL.map(Control::as_str))),
         (

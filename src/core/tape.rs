@@ -117,6 +117,8 @@ pub enum Shape {
     Anthropic = 2,
     /// MCP `tools/call` params: `{name, arguments}`, with no id of its own.
     Mcp = 3,
+    /// The Vercel AI SDK: `{toolCallId, toolName, input}`.
+    AiSdk = 4,
 }
 
 /// One field of a call as JavaScript had it.
@@ -193,6 +195,7 @@ pub fn decode_tool_call(tape: &str, max: usize) -> ToolCall {
         Some(k) if k == Shape::OpenAiResponses as u8 => Shape::OpenAiResponses,
         Some(k) if k == Shape::Anthropic as u8 => Shape::Anthropic,
         Some(k) if k == Shape::Mcp as u8 => Shape::Mcp,
+        Some(k) if k == Shape::AiSdk as u8 => Shape::AiSdk,
         _ => Shape::OpenAiChat,
     };
     let mut text_field = || match tape.field() {

@@ -15,7 +15,7 @@
  * list), so no string of a fixed set is decoded from wasm memory on a call.
  */
 import {
-  SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, GATES, CONTROLS, CONTROL_SOURCES, VIAS, STATUSES,
+  SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, GATES, CONTROLS, CONTROL_SOURCES, VIAS, STATUSES,
   CODES, RUN_RETURNED, RUN_THREW, RUN_LATER,
 } from "./codes.js";
 
@@ -232,7 +232,8 @@ export function ckContext(callId, control, approver, signal) {
  * @typedef {{ role: "tool", tool_call_id: string, content: string }
  *   | { type: "function_call_output", call_id: string, output: string }
  *   | { type: "tool_result", tool_use_id: string, content: string, is_error: boolean }
- *   | { content: [{ type: "text", text: string }], structuredContent: Content, isError: boolean }} ToolResult
+ *   | { content: [{ type: "text", text: string }], structuredContent: Content, isError: boolean }
+ *   | { tool: string, toolCallId: string, output: Content }} ToolResult
  */
 
 /**
@@ -277,8 +278,10 @@ function compact(o, action) {
  * `compact`). `is_error` (MCP: `isError`): the call did not do its work, except for a soft
  * call's first answer, which is a normal step. MCP's `CallToolResult` has no id (the JSON-RPC
  * response carries it) and gives the outcome twice, as the spec asks of structured content: as
- * text, and as `structuredContent`, parsed back from that text so it is JSON data whatever
- * `run` returned.
+ * text, and as `structuredContent`. The Vercel AI SDK's answer is what `addToolOutput` takes,
+ * `{ tool, toolCallId, output }` (`tool` the name called), its `output` the outcome itself:
+ * the model reads the gate and the instruction, so no call is an `output-error`. Both objects
+ * are parsed back from the text, so they are JSON data whatever `run` returned.
  * @param {Promise<Outcome>} outcome
  * @param {number} shape a `SHAPE_*` code
  * @param {string | undefined} id
@@ -293,7 +296,8 @@ export function ckAnswer(outcome, shape, id, action) {
     return shape === SHAPE_OPENAI_CHAT ? { role: "tool", tool_call_id: to, content: text }
       : shape === SHAPE_OPENAI_RESPONSES ? { type: "function_call_output", call_id: to, output: text }
       : shape === SHAPE_ANTHROPIC ? { type: "tool_result", tool_use_id: to, content: text, is_error: failed }
-      : { content: [{ type: "text", text }], structuredContent: JSON.parse(text), isError: failed };
+      : shape === SHAPE_MCP ? { content: [{ type: "text", text }], structuredContent: JSON.parse(text), isError: failed }
+      : { tool: action, toolCallId: to, output: JSON.parse(text) };
   });
 }
 

@@ -149,7 +149,7 @@ impl Coworkkit {
         Ok(self.inner.tools(&format)?)
     }
 
-    /// Runs a provider tool call (OpenAI Chat, OpenAI Responses, Anthropic or MCP) through `invoke`
+    /// Runs a tool call (OpenAI Chat, OpenAI Responses, Anthropic, AI SDK or MCP) through `invoke`
     /// and answers in the matching tool-result shape, the outcome as compact JSON content.
     /// The provider's call id is the `callId`, so a re-sent call never runs twice. Never
     /// rejects: a malformed call is a `rejected` outcome in the closest shape.

@@ -318,8 +318,13 @@ export interface OpenAIResponsesToolCall { type: "function_call"; call_id: strin
 export interface AnthropicToolUse { type: "tool_use"; id: string; name: string; input: unknown; }
 /** MCP `tools/call` params: what an MCP server's handler gets as `request.params`. */
 export interface McpToolCall { name: string; arguments?: { [key: string]: unknown } | string | undefined; _meta?: { [key: string]: unknown } | undefined; }
+/**
+ * A Vercel AI SDK tool call: `useChat`'s `onToolCall({ toolCall })` (at run time the stream's
+ * `tool-input-available` chunk), or an item of `generateText`'s `toolCalls`.
+ */
+export interface AiSdkToolCall { type?: "tool-input-available" | "tool-call" | undefined; toolCallId: string; toolName: string; input: unknown; dynamic?: boolean | undefined; providerExecuted?: boolean | undefined; }
 /** What `handleToolCall` accepts. */
-export type ToolCall = OpenAIToolCall | OpenAIResponsesToolCall | AnthropicToolUse | McpToolCall;
+export type ToolCall = OpenAIToolCall | OpenAIResponsesToolCall | AnthropicToolUse | AiSdkToolCall | McpToolCall;
 /** The OpenAI Chat Completions message answering a tool call. */
 export interface OpenAIToolMessage { role: "tool"; tool_call_id: string; content: string; }
 /** The OpenAI Responses input item answering a function call. */
@@ -331,8 +336,10 @@ export interface AnthropicToolResult { type: "tool_result"; tool_use_id: string;
  * A type, not an interface, as the MCP SDK's result type takes only objects with an index signature.
  */
 export type McpToolResult = { content: [{ type: "text"; text: string }]; structuredContent: ToolResultContent; isError: boolean; };
+/** What `useChat`'s `addToolOutput` takes for an AI SDK tool call: `tool` is the name called, `output` the outcome. */
+export interface AiSdkToolOutput { tool: string; toolCallId: string; output: ToolResultContent; }
 /** What `handleToolCall` resolves to: the shape of the call it got. */
-export type ToolResult = OpenAIToolMessage | OpenAIResponsesToolOutput | AnthropicToolResult | McpToolResult;
+export type ToolResult = OpenAIToolMessage | OpenAIResponsesToolOutput | AnthropicToolResult | AiSdkToolOutput | McpToolResult;
 /** The JSON inside a tool result's `content` / `output`; MCP's `structuredContent` (hence a type: an interface has no implicit index signature). */
 export type ToolResultContent = { gate: Gate; ok: boolean; result?: unknown; error?: { code: ErrorCode; message: string }; confirmToken?: string; instruction?: string; };
 
@@ -365,6 +372,7 @@ export interface Coworkkit {
   handleToolCall(call: OpenAIToolCall): Promise<OpenAIToolMessage>;
   handleToolCall(call: OpenAIResponsesToolCall): Promise<OpenAIResponsesToolOutput>;
   handleToolCall(call: AnthropicToolUse): Promise<AnthropicToolResult>;
+  handleToolCall(call: AiSdkToolCall): Promise<AiSdkToolOutput>;
   handleToolCall(call: McpToolCall): Promise<McpToolResult>;
   /** A call of any known shape, its shape known only when it runs. */
   handleToolCall(call: ToolCall): Promise<ToolResult>;
