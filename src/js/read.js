@@ -35,11 +35,13 @@
  *   toolName, input}` (`type` absent; `"tool-input-available"`, the stream chunk that
  *   `useChat`'s `onToolCall` is handed as its `toolCall`; or `"tool-call"`, an item of
  *   `generateText`'s `toolCalls`) and MCP's `tools/call` params `{name, arguments}` (none of
- *   the other shapes' fields: an MCP call has no id of its own). Anything else is refused, and
- *   answered in the closest shape.
+ *   the other shapes' fields, nor `invoke`'s `args` or `callId`: an MCP call has no id of its
+ *   own, and an `invoke` call sent here must not run with its args or its id dropped). Anything
+ *   else is refused, and answered in the closest shape.
  * - It reads the call's fields once each, in one order: `type`, `id`, `call_id`, `name`,
- *   `tool_use_id`, `arguments`, `input`, `toolCallId`, `toolName`, then `function`'s `name` and
- *   `arguments`; a read that throws reads as `undefined`, as for args.
+ *   `tool_use_id`, `arguments`, `input`, `toolCallId`, `toolName`, `args`, `callId`, then
+ *   `function`'s `name` and `arguments`; a read that throws reads as `undefined`, as for args.
+ *   (`args` and `callId` are only looked at: whether they are there.)
  * - A string field longer than 4 × `max` + 4096 UTF-16 units is refused by its length, before it
  *   is copied or parsed. `arguments` and `input` that are not strings are read as args (with
  *   `max` as the budget) whether or not the shape uses them. The first refusal of any field,
@@ -604,6 +606,7 @@ export function ckReadToolCall(call, max) {
     name = read(call, "name"), useId = read(call, "tool_use_id"),
     args = read(call, "arguments", true), input = read(call, "input", true),
     aiId = read(call, "toolCallId"), aiName = read(call, "toolName"),
+    invoked = safeGet(call, "args") !== undefined || safeGet(call, "callId") !== undefined,
     fn = safeGet(call, "function");
   let fnName, fnArgs;
   let isFn = false;
@@ -617,7 +620,8 @@ export function ckReadToolCall(call, max) {
   // MCP's params carry only `name` and `arguments` (and `_meta`, not read): any field of
   // another shape makes the call that shape's, or none.
   const mcp = typeof name === "string" && type === undefined && id === undefined && callId === undefined
-    && useId === undefined && input === undefined && aiId === undefined && aiName === undefined && fn === undefined;
+    && useId === undefined && input === undefined && aiId === undefined && aiName === undefined && !invoked
+    && fn === undefined;
   const given = type === "function_call" ? SHAPE_OPENAI_RESPONSES
     : type === "tool_use" ? SHAPE_ANTHROPIC
     : type === "function" && isFn ? SHAPE_OPENAI_CHAT

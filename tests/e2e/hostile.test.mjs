@@ -174,7 +174,7 @@ test("an untrusted agent through invoke: thousands of random and adversarial cal
   assert.ok(r.stats.softRuns > 0, "the agent's proper confirmations fired soft calls (the check is not vacuous)");
 });
 
-test("an untrusted agent through handleToolCall, in all three provider formats", async () => {
+test("an untrusted agent through handleToolCall, in OpenAI Chat, OpenAI Responses, Anthropic and AI SDK shapes", async () => {
   const p = await labPage();
   await p.evaluate(async ([seed, count]) => {
     lab.setup({ confirmTimeoutMs: 400, maxPending: 8 });

@@ -604,8 +604,8 @@ test("reading a provider call: whitespace, names, precedence of refusals, ids, s
     ["s6", "fired", { confirmToken: "abc", decline: true }],
   ]);
   assert.deepEqual(o.log, [
-    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "toolCallId", "toolName", "function", "function.name", "function.arguments", "arguments.q",
-    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "toolCallId", "toolName", "function",
+    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "toolCallId", "toolName", "args", "callId", "function", "function.name", "function.arguments", "arguments.q",
+    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "toolCallId", "toolName", "args", "callId", "function",
   ]);
 });
 

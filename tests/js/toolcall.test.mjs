@@ -74,6 +74,10 @@ test("MCP's params are only `name` and `arguments`: a field of another shape mak
     [{ tool_use_id: "t" }, "2us7:getTask"], [{ type: "tool" }, "0us7:getTask"], [{ function: null }, "0us7:getTask"],
   ]) assert.equal(read(mcp({}, extra)), tape + UNKNOWN_SHAPE, JSON.stringify(extra));
   assert.equal(read({ name: 5, arguments: {} }), "0uu" + UNKNOWN_SHAPE, "a name that is not a string");
+  // An invoke call sent to the tool door is none: as MCP it would run without its args or id.
+  assert.equal(read({ name: "getTask", args: { a: 1 } }), "0us7:getTask" + UNKNOWN_SHAPE);
+  assert.equal(read({ name: "getTask", callId: "c1" }), "0us7:getTask" + UNKNOWN_SHAPE);
+  assert.equal(read({ name: "getTask", args: undefined, callId: undefined }), "3us7:getTask{0:}", "undefined is not there");
 });
 
 test("arguments may be JSON text or an object, in every shape", () => {
@@ -142,7 +146,7 @@ test("every field is read once, in order; a throwing read is undefined", () => {
   const seen = [];
   const spy = (o, prefix) => new Proxy(o, { get: (t, k) => { seen.push(prefix + String(k)); return t[k]; } });
   read(spy({ id: "c", type: "function", function: spy({ name: "n", arguments: "{}" }, "function.") }, ""));
-  assert.deepEqual(seen, ["type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "toolCallId", "toolName", "function", "function.name", "function.arguments"]);
+  assert.deepEqual(seen, ["type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "toolCallId", "toolName", "args", "callId", "function", "function.name", "function.arguments"]);
   const boom = () => { throw new Error("no"); };
   assert.equal(read(new Proxy({}, { get: boom })), "0uu" + UNKNOWN_SHAPE);
   assert.equal(read({ type: "tool_use", get id() { throw new Error(); }, name: "n", input: {} }), "2us1:n{0:}");
