@@ -129,6 +129,8 @@ fn rust_codes() -> Vec<(&'static str, Code)> {
             Code::Int(Shape::OpenAiResponses as u64),
         ),
         ("SHAPE_ANTHROPIC", Code::Int(Shape::Anthropic as u64)),
+        ("SHAPE_MCP", Code::Int(Shape::Mcp as u64)),
+        ("SHAPE_AI_SDK", Code::Int(Shape::AiSdk as u64)),
         ("GATES", names(Gate::ALL.map(Gate::as_str))),
         ("CONTROLS", names(Control::ALL.map(Control::as_str))),
         (

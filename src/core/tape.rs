@@ -115,6 +115,10 @@ pub enum Shape {
     OpenAiResponses = 1,
     /// Anthropic Messages: `{type: "tool_use", id, name, input}`.
     Anthropic = 2,
+    /// MCP `tools/call` params: `{name, arguments}`, with no id of its own.
+    Mcp = 3,
+    /// The Vercel AI SDK: `{toolCallId, toolName, input}`.
+    AiSdk = 4,
 }
 
 /// One field of a call as JavaScript had it.
@@ -190,6 +194,8 @@ pub fn decode_tool_call(tape: &str, max: usize) -> ToolCall {
     let kind = match tape.byte().map(|b| b.wrapping_sub(b'0')) {
         Some(k) if k == Shape::OpenAiResponses as u8 => Shape::OpenAiResponses,
         Some(k) if k == Shape::Anthropic as u8 => Shape::Anthropic,
+        Some(k) if k == Shape::Mcp as u8 => Shape::Mcp,
+        Some(k) if k == Shape::AiSdk as u8 => Shape::AiSdk,
         _ => Shape::OpenAiChat,
     };
     let mut text_field = || match tape.field() {

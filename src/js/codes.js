@@ -56,6 +56,10 @@ export const WHY_DUPLICATE_KEY = "a";
 export const SHAPE_OPENAI_CHAT = 0;
 export const SHAPE_OPENAI_RESPONSES = 1;
 export const SHAPE_ANTHROPIC = 2;
+/** MCP `tools/call` params `{ name, arguments }`, answered with a `CallToolResult`. */
+export const SHAPE_MCP = 3;
+/** The Vercel AI SDK's `{ toolCallId, toolName, input }`, answered with what `addToolOutput` takes. */
+export const SHAPE_AI_SDK = 4;
 
 // What an element action does to its element.
 export const OP_CLICK = 0;

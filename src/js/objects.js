@@ -15,8 +15,8 @@
  * list), so no string of a fixed set is decoded from wasm memory on a call.
  */
 import {
-  SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, GATES, CONTROLS, CONTROL_SOURCES, VIAS, STATUSES,
-  CODES, RUN_RETURNED, RUN_THREW, RUN_LATER,
+  SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, GATES, CONTROLS,
+  CONTROL_SOURCES, VIAS, STATUSES, CODES, RUN_RETURNED, RUN_THREW, RUN_LATER,
 } from "./codes.js";
 
 /** @typedef {import("./codes.js").Gate} Gate */
@@ -231,7 +231,9 @@ export function ckContext(callId, control, approver, signal) {
 /**
  * @typedef {{ role: "tool", tool_call_id: string, content: string }
  *   | { type: "function_call_output", call_id: string, output: string }
- *   | { type: "tool_result", tool_use_id: string, content: string, is_error: boolean }} ToolResult
+ *   | { type: "tool_result", tool_use_id: string, content: string, is_error: boolean }
+ *   | { content: [{ type: "text", text: string }], structuredContent: Content, isError: boolean }
+ *   | { tool: string, toolCallId: string, output: Content }} ToolResult
  */
 
 /**
@@ -273,8 +275,13 @@ function compact(o, action) {
 /**
  * The provider's tool-result message for the outcome `outcome` resolves to, in `shape`; `id`
  * defaults to the outcome's `callId`. The content is the compact outcome as JSON text (see
- * `compact`). `is_error`: the call did not do its work, except for a soft call's first answer,
- * which is a normal step.
+ * `compact`). `is_error` (MCP: `isError`): the call did not do its work, except for a soft
+ * call's first answer, which is a normal step. MCP's `CallToolResult` has no id (the JSON-RPC
+ * response carries it) and gives the outcome twice, as the spec asks of structured content: as
+ * text, and as `structuredContent`. The Vercel AI SDK's answer is what `addToolOutput` takes,
+ * `{ tool, toolCallId, output }` (`tool` the name called), its `output` the outcome itself:
+ * the model reads the gate and the instruction, so no call is an `output-error`. Both objects
+ * are parsed back from the text, so they are JSON data whatever `run` returned.
  * @param {Promise<Outcome>} outcome
  * @param {number} shape a `SHAPE_*` code
  * @param {string | undefined} id
@@ -285,9 +292,12 @@ export function ckAnswer(outcome, shape, id, action) {
   return outcome.then((o) => {
     const { text } = compact(o, action);
     const to = id ?? o.callId;
+    const failed = !o.ok && o.gate !== "needs_confirmation";
     return shape === SHAPE_OPENAI_CHAT ? { role: "tool", tool_call_id: to, content: text }
       : shape === SHAPE_OPENAI_RESPONSES ? { type: "function_call_output", call_id: to, output: text }
-      : { type: "tool_result", tool_use_id: to, content: text, is_error: !o.ok && o.gate !== "needs_confirmation" };
+      : shape === SHAPE_ANTHROPIC ? { type: "tool_result", tool_use_id: to, content: text, is_error: failed }
+      : shape === SHAPE_MCP ? { content: [{ type: "text", text }], structuredContent: JSON.parse(text), isError: failed }
+      : { tool: action, toolCallId: to, output: JSON.parse(text) };
   });
 }
 

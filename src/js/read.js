@@ -30,13 +30,19 @@
  *   `constructor`…) is defined, not assigned, so no prototype setter runs.
  *
  * And for a tool call, each rule tested in tests/js/toolcall.test.mjs:
- * - It recognises three shapes: OpenAI Chat `{id, type: "function", function: {name,
- *   arguments}}`, OpenAI Responses `{type: "function_call", call_id, name, arguments}` and
- *   Anthropic `{type: "tool_use", id, name, input}`. Anything else is refused, and answered in
- *   the closest shape.
+ * - It recognises five shapes: OpenAI Chat `{id, type: "function", function: {name,
+ *   arguments}}`, OpenAI Responses `{type: "function_call", call_id, name, arguments}`,
+ *   Anthropic `{type: "tool_use", id, name, input}`, the Vercel AI SDK's `{toolCallId,
+ *   toolName, input}` (`type` absent; `"tool-input-available"`, the stream chunk that
+ *   `useChat`'s `onToolCall` is handed as its `toolCall`; or `"tool-call"`, an item of
+ *   `generateText`'s `toolCalls`) and MCP's `tools/call` params `{name, arguments}` (none of
+ *   the other shapes' fields, nor `invoke`'s `args` or `callId`: an MCP call has no id of its
+ *   own, and an `invoke` call sent here must not run with its args or its id dropped). Anything
+ *   else is refused, and answered in the closest shape.
  * - It reads the call's fields once each, in one order: `type`, `id`, `call_id`, `name`,
- *   `tool_use_id`, `arguments`, `input`, then `function`'s `name` and `arguments`; a read that
- *   throws reads as `undefined`, as for args.
+ *   `tool_use_id`, `arguments`, `input`, `toolCallId`, `toolName`, `args`, `callId`, then
+ *   `function`'s `name` and `arguments`; a read that throws reads as `undefined`, as for args.
+ *   (`args` and `callId` are only looked at: whether they are there.)
  * - A string field longer than 4 × `max` + 4096 UTF-16 units is refused by its length, before it
  *   is copied or parsed. `arguments` and `input` that are not strings are read as args (with
  *   `max` as the budget) whether or not the shape uses them. The first refusal of any field,
@@ -58,7 +64,7 @@ import {
   TAG_NOT_JSON, TAG_REFUSED, TAG_ABSENT, TAG_OTHER, TAG_DECLINE, TAG_NO_DECLINE, WHY_TOO_DEEP,
   WHY_NOT_FINITE, WHY_UNDEFINED, WHY_FUNCTION, WHY_SYMBOL, WHY_BIGINT, WHY_NOT_PLAIN,
   WHY_UNREADABLE, WHY_BAD_LENGTH, WHY_GETTER_THREW, WHY_DUPLICATE_KEY, SHAPE_OPENAI_CHAT,
-  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, MAX_FIELD_BYTES,
+  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_AI_SDK, MAX_FIELD_BYTES,
 } from "./codes.js";
 
 /**
@@ -565,7 +571,7 @@ export function ckReadCall(call, budget) {
 /** The tape of no arguments: an empty object. */
 const NO_ARGS = TAG_OBJECT + 0 + TAG_LENGTH_END + TAG_OBJECT_END;
 
-export const UNKNOWN_SHAPE = TAG_REFUSED + "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments} or Anthropic {type: \"tool_use\", id, name, input}";
+export const UNKNOWN_SHAPE = TAG_REFUSED + "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments}, Anthropic {type: \"tool_use\", id, name, input}, AI SDK {toolCallId, toolName, input} or MCP tools/call params {name, arguments}";
 export const NOT_AN_OBJECT = TAG_REFUSED + "args: a tool call's arguments must be a JSON object";
 
 /**
@@ -609,6 +615,8 @@ export function ckReadToolCall(call, max) {
   const type = read(call, "type"), id = read(call, "id"), callId = read(call, "call_id"),
     name = read(call, "name"), useId = read(call, "tool_use_id"),
     args = read(call, "arguments", true), input = read(call, "input", true),
+    aiId = read(call, "toolCallId"), aiName = read(call, "toolName"),
+    invoked = safeGet(call, "args") !== undefined || safeGet(call, "callId") !== undefined,
     fn = safeGet(call, "function");
   let fnName, fnArgs;
   let isFn = false;
@@ -617,25 +625,39 @@ export function ckReadToolCall(call, max) {
     fnName = read(fn, "name");
     fnArgs = read(fn, "arguments", true);
   }
+  const aiSdk = (type === undefined || type === "tool-input-available" || type === "tool-call")
+    && (aiId !== undefined || aiName !== undefined);
+  // MCP's params carry only `name` and `arguments` (and `_meta`, not read): any field of
+  // another shape makes the call that shape's, or none.
+  const mcp = typeof name === "string" && type === undefined && id === undefined && callId === undefined
+    && useId === undefined && input === undefined && aiId === undefined && aiName === undefined && !invoked
+    && fn === undefined;
   const given = type === "function_call" ? SHAPE_OPENAI_RESPONSES
     : type === "tool_use" ? SHAPE_ANTHROPIC
     : type === "function" && isFn ? SHAPE_OPENAI_CHAT
+    : aiSdk ? SHAPE_AI_SDK
+    : mcp ? SHAPE_MCP
     : undefined;
   // An unknown call is answered in the shape it looks closest to.
   const shape = given ?? (callId !== undefined ? SHAPE_OPENAI_RESPONSES
+    : aiId !== undefined ? SHAPE_AI_SDK
     : input !== undefined || useId !== undefined ? SHAPE_ANTHROPIC
     : SHAPE_OPENAI_CHAT);
-  const raw = shape === SHAPE_OPENAI_RESPONSES ? args : shape === SHAPE_ANTHROPIC ? input : fnArgs;
+  const raw = shape === SHAPE_OPENAI_RESPONSES || shape === SHAPE_MCP ? args
+    : shape === SHAPE_ANTHROPIC || shape === SHAPE_AI_SDK ? input
+    : fnArgs;
   let tape;
   if (refusal) tape = refusal;
   else if (given === undefined) tape = UNKNOWN_SHAPE;
   else if (typeof raw === "string") tape = parsedArgs(raw, max);
   else tape = raw ? raw[0] : NO_ARGS;
   if (!isArgsTape(tape)) tape = NOT_AN_OBJECT;
-  const callName = shape === SHAPE_OPENAI_CHAT && fnName !== undefined ? fnName : name;
+  const callName = shape === SHAPE_AI_SDK ? aiName
+    : shape === SHAPE_OPENAI_CHAT && fnName !== undefined ? fnName
+    : name;
   const out = new ArgsReader(0, false);
   out.count(shape);
-  out.field(shape === SHAPE_OPENAI_RESPONSES ? callId : id);
+  out.field(shape === SHAPE_OPENAI_RESPONSES ? callId : shape === SHAPE_AI_SDK ? aiId : id);
   out.field(callName);
   out.raw(tape);
   return out.bytes();

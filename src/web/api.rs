@@ -143,23 +143,19 @@ impl Coworkkit {
     /// The manifest of every registered action for an LLM: `"json" | "openai" |
     /// "openai-responses" | "anthropic" | "mcp"` (SPEC §7). Fresh plain objects each time;
     /// an unknown format throws `invalid_spec`.
-    #[wasm_bindgen(unchecked_return_type = "ToolManifest")]
-    pub fn tools(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "ToolFormat")] format: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    // Typed in `types.rs` instead (per format, per call shape): a signature emitted here would
+    // come first among the overloads and always win, typing every manifest as any format's.
+    #[wasm_bindgen(skip_typescript)]
+    pub fn tools(&self, format: JsValue) -> Result<JsValue, JsValue> {
         Ok(self.inner.tools(&format)?)
     }
 
-    /// Runs a provider tool call (OpenAI Chat, OpenAI Responses or Anthropic) through `invoke`
+    /// Runs a tool call (OpenAI Chat, OpenAI Responses, Anthropic, AI SDK or MCP) through `invoke`
     /// and answers in the matching tool-result shape, the outcome as compact JSON content.
     /// The provider's call id is the `callId`, so a re-sent call never runs twice. Never
     /// rejects: a malformed call is a `rejected` outcome in the closest shape.
-    #[wasm_bindgen(js_name = handleToolCall, unchecked_return_type = "Promise<ToolResult>")]
-    pub fn handle_tool_call(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "ToolCall")] call: JsValue,
-    ) -> Promise {
+    #[wasm_bindgen(js_name = handleToolCall, skip_typescript)]
+    pub fn handle_tool_call(&self, call: JsValue) -> Promise {
         self.inner.handle_tool_call(&call)
     }
 

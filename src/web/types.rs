@@ -292,7 +292,7 @@ const TS_INTEROP: &'static str = r#"
 /** A manifest format for `tools(format)`. */
 export type ToolFormat = "json" | "openai" | "openai-responses" | "anthropic" | "mcp";
 /** A tool's argument schema in a manifest: always an object schema at the root. */
-export interface ToolInputSchema { type: "object"; properties?: { [key: string]: unknown }; required?: string[]; additionalProperties?: boolean | { [keyword: string]: unknown }; [keyword: string]: unknown; }
+export interface ToolInputSchema { type: "object"; properties?: { [key: string]: { [keyword: string]: unknown } }; required?: string[]; additionalProperties?: boolean | { [keyword: string]: unknown }; [keyword: string]: unknown; }
 /** `tools("json")`: coworkkit's neutral listing, description and schema as declared. */
 export interface JsonTool { name: string; description: string; control: Control; inputSchema: ToolInputSchema; readOnly: boolean; idempotent: boolean; }
 /** `tools("openai")`: an OpenAI Chat Completions function tool. */
@@ -315,19 +315,33 @@ export interface OpenAIToolCall { id: string; type: "function"; function: { name
 /** An OpenAI Responses function call (an `output` item). */
 export interface OpenAIResponsesToolCall { type: "function_call"; call_id: string; name: string; arguments: string | { [key: string]: Json }; id?: string; status?: string; }
 /** An Anthropic `tool_use` content block. */
-export interface AnthropicToolUse { type: "tool_use"; id: string; name: string; input: { [key: string]: Json } | string; }
+export interface AnthropicToolUse { type: "tool_use"; id: string; name: string; input: unknown; }
+/** MCP `tools/call` params: what an MCP server's handler gets as `request.params`. */
+export interface McpToolCall { name: string; arguments?: { [key: string]: unknown } | string | undefined; _meta?: { [key: string]: unknown } | undefined; }
+/**
+ * A Vercel AI SDK tool call: `useChat`'s `onToolCall({ toolCall })` (at run time the stream's
+ * `tool-input-available` chunk), or an item of `generateText`'s `toolCalls`.
+ */
+export interface AiSdkToolCall { type?: "tool-input-available" | "tool-call" | undefined; toolCallId: string; toolName: string; input: unknown; dynamic?: boolean | undefined; providerExecuted?: boolean | undefined; }
 /** What `handleToolCall` accepts. */
-export type ToolCall = OpenAIToolCall | OpenAIResponsesToolCall | AnthropicToolUse;
+export type ToolCall = OpenAIToolCall | OpenAIResponsesToolCall | AnthropicToolUse | AiSdkToolCall | McpToolCall;
 /** The OpenAI Chat Completions message answering a tool call. */
 export interface OpenAIToolMessage { role: "tool"; tool_call_id: string; content: string; }
 /** The OpenAI Responses input item answering a function call. */
 export interface OpenAIResponsesToolOutput { type: "function_call_output"; call_id: string; output: string; }
 /** The Anthropic content block answering a `tool_use`. */
 export interface AnthropicToolResult { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean; }
+/**
+ * The MCP `CallToolResult` answering `tools/call`: the outcome as text and as structured content.
+ * A type, not an interface, as the MCP SDK's result type takes only objects with an index signature.
+ */
+export type McpToolResult = { content: [{ type: "text"; text: string }]; structuredContent: ToolResultContent; isError: boolean; };
+/** What `useChat`'s `addToolOutput` takes for an AI SDK tool call: `tool` is the name called, `output` the outcome. */
+export interface AiSdkToolOutput { tool: string; toolCallId: string; output: ToolResultContent; }
 /** What `handleToolCall` resolves to: the shape of the call it got. */
-export type ToolResult = OpenAIToolMessage | OpenAIResponsesToolOutput | AnthropicToolResult;
-/** The JSON inside a tool result's `content` / `output`. */
-export interface ToolResultContent { gate: Gate; ok: boolean; result?: unknown; error?: { code: ErrorCode; message: string }; confirmToken?: string; instruction?: string; }
+export type ToolResult = OpenAIToolMessage | OpenAIResponsesToolOutput | AnthropicToolResult | AiSdkToolOutput | McpToolResult;
+/** The JSON inside a tool result's `content` / `output`; MCP's `structuredContent` (hence a type: an interface has no implicit index signature). */
+export type ToolResultContent = { gate: Gate; ok: boolean; result?: unknown; error?: { code: ErrorCode; message: string }; confirmToken?: string; instruction?: string; };
 
 /** A Standard Schema v1 issue. */
 export interface StandardSchemaIssue { readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>; }
@@ -344,9 +358,23 @@ export interface StandardSchemaV1 {
 }
 
 export interface Coworkkit {
+  /**
+   * The manifest of every registered action for an LLM, in `format` (SPEC §7). Fresh plain
+   * objects each time; an unknown format throws `invalid_spec`.
+   */
   tools<F extends ToolFormat>(format: F): Array<ToolManifestMap[F]>;
+  /**
+   * Runs a provider tool call through `invoke` and answers in the matching tool-result shape,
+   * the outcome as compact JSON content. The provider's call id is the `callId`, so a re-sent
+   * call never runs twice. Never rejects: a malformed call is a `rejected` outcome in the
+   * closest shape.
+   */
   handleToolCall(call: OpenAIToolCall): Promise<OpenAIToolMessage>;
   handleToolCall(call: OpenAIResponsesToolCall): Promise<OpenAIResponsesToolOutput>;
   handleToolCall(call: AnthropicToolUse): Promise<AnthropicToolResult>;
+  handleToolCall(call: AiSdkToolCall): Promise<AiSdkToolOutput>;
+  handleToolCall(call: McpToolCall): Promise<McpToolResult>;
+  /** A call of any known shape, its shape known only when it runs. */
+  handleToolCall(call: ToolCall): Promise<ToolResult>;
 }
 "#;

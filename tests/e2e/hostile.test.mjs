@@ -195,7 +195,7 @@ test("an untrusted agent through invoke: thousands of random and adversarial cal
   refusalsHappened(r, "invoke agent");
 });
 
-test("an untrusted agent through handleToolCall, in all three provider formats", { timeout: TEST_TIMEOUT }, async () => {
+test("an untrusted agent through handleToolCall, in OpenAI Chat, OpenAI Responses, Anthropic and AI SDK shapes", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(async ([seed, count]) => {
     lab.setup({ confirmTimeoutMs: 400, maxPending: 8 });

@@ -550,7 +550,7 @@ test("reading a provider call: whitespace, names, precedence of refusals, ids, s
   assert.deepEqual(o.responsesNone, ["a3", "fired", {}]);
   const NOT_OBJECT = ["invalid_args", "args: a tool call's arguments must be a JSON object"];
   assert.deepEqual(o.notObject, ["a4", "a5", "a6", "a7", "a8"].map((i) => [i, "rejected", NOT_OBJECT]));
-  const UNKNOWN_SHAPE = ["invalid_args", "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments} or Anthropic {type: \"tool_use\", id, name, input}"];
+  const UNKNOWN_SHAPE = ["invalid_args", "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments}, Anthropic {type: \"tool_use\", id, name, input}, AI SDK {toolCallId, toolName, input} or MCP tools/call params {name, arguments}"];
   const [n1, n2, n3, n4, n5, n6, n7, n8, n9] = o.shapes;
   assert.deepEqual(n1, ["n1", "fired", {}]);
   assert.deepEqual(n2, ["n2", "rejected", ["unknown_action", "no action named `` is registered"]]);
@@ -604,8 +604,8 @@ test("reading a provider call: whitespace, names, precedence of refusals, ids, s
     ["s6", "fired", { confirmToken: "abc", decline: true }],
   ]);
   assert.deepEqual(o.log, [
-    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "function", "function.name", "function.arguments", "arguments.q",
-    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "function",
+    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "toolCallId", "toolName", "args", "callId", "function", "function.name", "function.arguments", "arguments.q",
+    "type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "input.i", "toolCallId", "toolName", "args", "callId", "function",
   ]);
 });
 

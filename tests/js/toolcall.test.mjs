@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ckReadToolCall, NOT_AN_OBJECT, UNKNOWN_SHAPE } from "../../src/js/read.js";
 import { ckAnswer, ckInstruction } from "../../src/js/objects.js";
-import { SHAPE_ANTHROPIC, SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "../../src/js/codes.js";
+import { SHAPE_AI_SDK, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "../../src/js/codes.js";
 
 const MAX = 64;
 /** Strings longer than this many UTF-16 units are refused unread. */
@@ -15,6 +15,8 @@ const read = (call, max = MAX) => new TextDecoder().decode(ckReadToolCall(call, 
 const chat = (args, extra = {}) => ({ id: "call_1", type: "function", function: { name: "getTask", arguments: args }, ...extra });
 const responses = (args, extra = {}) => ({ type: "function_call", call_id: "fc_1", name: "getTask", arguments: args, ...extra });
 const anthropic = (input, extra = {}) => ({ type: "tool_use", id: "tu_1", name: "getTask", input, ...extra });
+const mcp = (args, extra = {}) => ({ name: "getTask", arguments: args, ...extra });
+const aiSdk = (input, extra = {}) => ({ toolCallId: "call_9", toolName: "getTask", input, ...extra });
 /** The tape's arguments part, after the shape digit and the id and name fields. */
 function argsOf(call, max) {
   const t = read(call, max);
@@ -40,6 +42,42 @@ test("the three shapes: the shape's digit, the call id and the tool name, then t
   assert.equal(SHAPE_OPENAI_CHAT, 0);
   assert.equal(SHAPE_OPENAI_RESPONSES, 1);
   assert.equal(SHAPE_ANTHROPIC, 2);
+  assert.equal(read(mcp({ a: 1 })), "3us7:getTask{1:1:ai1;}", "MCP: no id of its own");
+  assert.equal(SHAPE_MCP, 3);
+  assert.equal(read(aiSdk({ a: 1 })), "4s6:call_9s7:getTask{1:1:ai1;}", "the AI SDK's onToolCall");
+  assert.equal(SHAPE_AI_SDK, 4);
+});
+
+test("the AI SDK's call: `type` absent, \"tool-input-available\" or \"tool-call\", its id `toolCallId`, its name `toolName`, its arguments `input`", () => {
+  assert.equal(read(aiSdk({}, { type: "tool-call" })), "4s6:call_9s7:getTask{0:}", "generateText's toolCalls items");
+  assert.equal(read(aiSdk({ a: 1 }, { type: "tool-input-available", providerMetadata: {} })), "4s6:call_9s7:getTask{1:1:ai1;}",
+    "the stream chunk useChat hands onToolCall as its toolCall");
+  assert.equal(read(aiSdk('{"a":1}')), "4s6:call_9s7:getTask{1:1:ai1;}", "input as text too");
+  assert.equal(read(aiSdk(undefined)), "4s6:call_9s7:getTask{0:}");
+  assert.equal(read(aiSdk({}, { dynamic: true, providerExecuted: false, name: "other", id: "x", arguments: "{}" })), "4s6:call_9s7:getTask{0:}",
+    "its own id and name win; other fields are read but not used");
+  assert.equal(read({ toolName: "getTask", input: {} }), "4us7:getTask{0:}", "without an id the engine makes one");
+  assert.equal(read({ toolCallId: "c", input: {} }), "4s1:cu{0:}", "without a name: unknown_action in Rust");
+  assert.equal(argsOf(aiSdk([1])), NOT_AN_OBJECT);
+  assert.equal(argsOf(aiSdk({ f() {} })), "!3args.f");
+  assert.equal(read(aiSdk({}, { type: "tool-result" })), "4s6:call_9s7:getTask" + UNKNOWN_SHAPE, "another type: none, answered as the AI SDK's");
+  assert.equal(read(aiSdk({}, { type: "tool_use", id: "tu" })), "2s2:tuu{0:}", "Anthropic's type wins: its id, its (absent) name");
+});
+
+test("MCP's params are only `name` and `arguments`: a field of another shape makes it that shape, or none", () => {
+  assert.equal(read({ name: "getTask" }), "3us7:getTask{0:}", "no arguments: {}");
+  assert.equal(read(mcp('{"a":1}')), "3us7:getTask{1:1:ai1;}", "arguments as text too");
+  assert.equal(read(mcp({}, { _meta: { progressToken: 1 } })), "3us7:getTask{0:}", "`_meta` is not read");
+  assert.equal(argsOf(mcp([1])), NOT_AN_OBJECT);
+  for (const [extra, tape] of [
+    [{ id: "c" }, "0s1:cs7:getTask"], [{ call_id: "c" }, "1s1:cs7:getTask"], [{ input: {} }, "2us7:getTask"],
+    [{ tool_use_id: "t" }, "2us7:getTask"], [{ type: "tool" }, "0us7:getTask"], [{ function: null }, "0us7:getTask"],
+  ]) assert.equal(read(mcp({}, extra)), tape + UNKNOWN_SHAPE, JSON.stringify(extra));
+  assert.equal(read({ name: 5, arguments: {} }), "0uu" + UNKNOWN_SHAPE, "a name that is not a string");
+  // An invoke call sent to the tool door is none: as MCP it would run without its args or id.
+  assert.equal(read({ name: "getTask", args: { a: 1 } }), "0us7:getTask" + UNKNOWN_SHAPE);
+  assert.equal(read({ name: "getTask", callId: "c1" }), "0us7:getTask" + UNKNOWN_SHAPE);
+  assert.equal(read({ name: "getTask", args: undefined, callId: undefined }), "3us7:getTask{0:}", "undefined is not there");
 });
 
 test("arguments may be JSON text or an object, in every shape", () => {
@@ -108,7 +146,7 @@ test("every field is read once, in order; a throwing read is undefined", () => {
   const seen = [];
   const spy = (o, prefix) => new Proxy(o, { get: (t, k) => { seen.push(prefix + String(k)); return t[k]; } });
   read(spy({ id: "c", type: "function", function: spy({ name: "n", arguments: "{}" }, "function.") }, ""));
-  assert.deepEqual(seen, ["type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "function", "function.name", "function.arguments"]);
+  assert.deepEqual(seen, ["type", "id", "call_id", "name", "tool_use_id", "arguments", "input", "toolCallId", "toolName", "args", "callId", "function", "function.name", "function.arguments"]);
   const boom = () => { throw new Error("no"); };
   assert.equal(read(new Proxy({}, { get: boom })), "0uu" + UNKNOWN_SHAPE);
   assert.equal(read({ type: "tool_use", get id() { throw new Error(); }, name: "n", input: {} }), "2us1:n{0:}");
@@ -138,6 +176,34 @@ test("the tool result, in each provider's shape; the id defaults to the outcome'
     { type: "function_call_output", call_id: "ck_1", output: '{"gate":"fired","ok":true,"result":{"n":1}}' });
   assert.deepEqual(await ckAnswer(outcome(fired), SHAPE_ANTHROPIC, "tu_1", "getTask"),
     { type: "tool_result", tool_use_id: "tu_1", content: '{"gate":"fired","ok":true,"result":{"n":1}}', is_error: false });
+  assert.deepEqual(await ckAnswer(outcome(fired), SHAPE_MCP, undefined, "getTask"),
+    { content: [{ type: "text", text: '{"gate":"fired","ok":true,"result":{"n":1}}' }], structuredContent: { gate: "fired", ok: true, result: { n: 1 } }, isError: false });
+});
+
+test("the AI SDK's answer is what addToolOutput takes: { tool, toolCallId, output }, output the outcome as JSON data", async () => {
+  const date = new Date(0);
+  assert.deepEqual(await ckAnswer(outcome({ gate: "fired", ok: true, result: { at: date } }), SHAPE_AI_SDK, "call_9", "getTask"),
+    { tool: "getTask", toolCallId: "call_9", output: { gate: "fired", ok: true, result: { at: date.toJSON() } } });
+  const soft = await ckAnswer(outcome({ gate: "needs_confirmation", ok: false, confirmToken: "tok", expiresAt: 5 }), SHAPE_AI_SDK, undefined, "archiveThread");
+  assert.deepEqual(soft, { tool: "archiveThread", toolCallId: "ck_1", output: { gate: "needs_confirmation", ok: false, confirmToken: "tok", instruction: ckInstruction("archiveThread", "needs_confirmation") } });
+  const rejected = await ckAnswer(outcome({ gate: "rejected", ok: false, error: { code: "invalid_args", message: "m" } }), SHAPE_AI_SDK, "c", "x");
+  assert.deepEqual(rejected, { tool: "x", toolCallId: "c", output: { gate: "rejected", ok: false, error: { code: "invalid_args", message: "m" } } }, "no output-error: the model reads the gate");
+  const bigint = await ckAnswer(outcome({ gate: "fired", ok: true, result: 1n }), SHAPE_AI_SDK, "c", "x");
+  assert.deepEqual(bigint.output, { gate: "fired", ok: true });
+});
+
+test("MCP's result: structuredContent is the text's JSON, isError as Anthropic's is_error", async () => {
+  const date = new Date(0);
+  const fired = await ckAnswer(outcome({ gate: "fired", ok: true, result: { at: date, skip: undefined } }), SHAPE_MCP, undefined, "x");
+  assert.deepEqual(fired.structuredContent, { gate: "fired", ok: true, result: { at: date.toJSON() } }, "JSON data, whatever run returned");
+  assert.deepEqual(JSON.parse(fired.content[0].text), fired.structuredContent);
+  const soft = await ckAnswer(outcome({ gate: "needs_confirmation", ok: false, confirmToken: "tok" }), SHAPE_MCP, undefined, "a");
+  assert.equal(soft.isError, false);
+  assert.equal(soft.structuredContent.confirmToken, "tok");
+  const rejected = await ckAnswer(outcome({ gate: "rejected", ok: false, error: { code: "invalid_args", message: "m" } }), SHAPE_MCP, undefined, "a");
+  assert.equal(rejected.isError, true);
+  const bigint = await ckAnswer(outcome({ gate: "fired", ok: true, result: 1n }), SHAPE_MCP, undefined, "a");
+  assert.deepEqual(bigint.structuredContent, { gate: "fired", ok: true });
 });
 
 test("the content: error and token copied, an instruction where the next step is not obvious, no non-JSON result", async () => {

@@ -310,7 +310,9 @@
     if (call.type === "function_call") read = { id: str(call.call_id), name: str(call.name), raw: call.arguments };
     else if (call.type === "tool_use") read = { id: str(call.id), name: str(call.name), raw: call.input };
     else if (call.type === "function" && fn) read = { id: str(call.id), name: str(fn.name) ?? str(call.name), raw: fn.arguments };
-    else return { id: undefined, name: "", args: undefined };
+    else if ([undefined, "tool-input-available", "tool-call"].includes(call.type) && (call.toolCallId !== undefined || call.toolName !== undefined)) {
+      read = { id: str(call.toolCallId), name: str(call.toolName), raw: call.input };
+    } else return { id: undefined, name: "", args: undefined };
     let args = read.raw;
     if (args === undefined || args === null || (typeof args === "string" && args.trim() === "")) args = {};
     else if (typeof args === "string") { try { args = JSON.parse(args); } catch { args = undefined; } }
@@ -342,10 +344,12 @@
       if (!result) return result;
       const text = result.content ?? result.output;
       let content;
-      try { content = JSON.parse(text); } catch { violation(`tool result content is not JSON: ${String(text).slice(0, 80)}`); return result; }
+      // The AI SDK's answer carries the outcome itself; every other shape, its JSON text.
+      if ("toolCallId" in result) content = text;
+      else try { content = JSON.parse(text); } catch { violation(`tool result content is not JSON: ${String(text).slice(0, 80)}`); return result; }
       // A tool result names the provider's id, not the call's: a confirming call's own id is an
       // alias of the original call (whose callId its token knows), an earlier alias maps back.
-      const resultId = result.tool_call_id ?? result.call_id ?? result.tool_use_id;
+      const resultId = result.tool_call_id ?? result.call_id ?? result.tool_use_id ?? result.toolCallId;
       const original = typeof token === "string" && content.gate !== "rejected" ? inst.issued.get(token)?.callId : undefined;
       const callIds = [...new Set([original, inst.aliases.get(resultId), resultId].filter((x) => typeof x === "string"))];
       // An id that is already an alias keeps its first call: the SDK answers it from that
@@ -530,7 +534,7 @@
     await ask({ confirmToken: t.token }, `expire_${inst.issued.size}_b`);
   };
 
-  /** An agent call in one of the three provider shapes (or a broken one). */
+  /** An agent call in one of the four shapes that carry an id (or a broken one). */
   const toTool = (g, call) => {
     let args = call.args;
     try {
@@ -547,10 +551,11 @@
         '{"s":"' + "x".repeat(300000) + '"}', '{"__proto__":{"x":1}}', "\uD800", '{"a":1,"a":2}']);
     }
     const id = typeof call.callId === "string" ? call.callId : g.chance(0.5) ? call.callId : `tc_${g.int(1e9)}`;
-    switch (g.int(4)) {
+    switch (g.int(5)) {
       case 0: return { id, type: "function", function: { name: call.name, arguments: text } };
       case 1: return { type: "function_call", call_id: id, name: call.name, arguments: text, id: "fc_1", status: "completed" };
       case 2: return { type: "tool_use", id, name: call.name, input: g.chance(0.8) && typeof text === "string" ? args : text };
+      case 3: return { ...(g.chance(0.5) ? { type: "tool-input-available" } : {}), toolCallId: id, toolName: call.name, input: g.chance(0.5) && typeof text === "string" ? args : text };
       default: return g.pick([{ type: "tool_use" }, { type: "function" }, { function: 1 }, { call_id: id }, { input: args }, null, "x", 1, [], { type: "function_call", call_id: [], name: {}, arguments: 5 }]);
     }
   };
