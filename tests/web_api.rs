@@ -241,3 +241,83 @@ async fn call_fields_are_bounded_at_256_bytes() {
     );
     ck.dispose();
 }
+
+/// Soft tokens are what the SDK promises (SPEC §3.1): 128 bits drawn from
+/// `crypto.getRandomValues` for each (the test counts the bytes the page's crypto hands out),
+/// none repeated over thousands, each bit position balanced, and nothing shared between two
+/// instances of one page.
+#[wasm_bindgen_test]
+async fn soft_tokens_are_128_bits_from_get_random_values_and_no_two_alike() {
+    const PER_INSTANCE: usize = 2000;
+    // Count what `crypto.getRandomValues` hands out from here on (an own property shadows the
+    // prototype's method; deleted at the end).
+    let count = Function::new_no_args(
+        "const c = globalThis.crypto, real = Crypto.prototype.getRandomValues;
+         globalThis.__drawn = 0;
+         c.getRandomValues = function (a) { globalThis.__drawn += a.byteLength; return real.call(c, a); };",
+    );
+    count.call0(&JsValue::NULL).unwrap();
+    let mut tokens = Vec::new();
+    for _ in 0..2 {
+        let ck = Coworkkit::new(None).unwrap();
+        ck.define_action(obj(&[
+            ("name", "archiveIt".into()),
+            ("description", "Archives.".into()),
+            ("control", "soft".into()),
+            ("run", Function::new_no_args("return 1").into()),
+        ]))
+        .unwrap();
+        for _ in 0..PER_INSTANCE {
+            let first = JsFuture::from(ck.invoke(obj(&[("name", "archiveIt".into())])))
+                .await
+                .unwrap();
+            let token = get(&first, "confirmToken").as_string().unwrap();
+            // Declined, so the next call is not refused for too many waiting.
+            let no = obj(&[
+                ("name", "archiveIt".into()),
+                ("confirmToken", token.as_str().into()),
+                ("decline", true.into()),
+            ]);
+            JsFuture::from(ck.invoke(no)).await.unwrap();
+            tokens.push(token);
+        }
+        ck.dispose();
+    }
+    let drawn = Reflect::get(&js_sys::global(), &"__drawn".into())
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    Function::new_no_args("delete globalThis.crypto.getRandomValues; delete globalThis.__drawn;")
+        .call0(&JsValue::NULL)
+        .unwrap();
+    // Each token is 16 bytes of its own (call ids and session ids draw theirs too).
+    assert!(
+        drawn >= (16 * tokens.len()) as f64,
+        "only {drawn} random bytes drawn for {} tokens",
+        tokens.len()
+    );
+    let mut seen = std::collections::HashSet::new();
+    let mut ones = [0u32; 128];
+    for token in &tokens {
+        let hex = token.strip_prefix("ckt_").expect("a token starts ckt_");
+        assert_eq!(hex.len(), 32, "{token}");
+        assert!(seen.insert(hex.to_owned()), "a token repeated: {token}");
+        for (i, digit) in hex.chars().enumerate() {
+            let nibble = digit.to_digit(16).expect("hex digits");
+            for bit in 0..4 {
+                ones[i * 4 + bit] += (nibble >> (3 - bit)) & 1;
+            }
+        }
+    }
+    // 4,000 samples a bit: a fair bit is set 50% ± 0.8% (one standard deviation); ±5% is more
+    // than six. A counter, a timestamp or a fixed half would put many positions far outside.
+    let n = tokens.len() as f64;
+    for (position, count) in ones.iter().enumerate() {
+        let share = f64::from(*count) / n;
+        assert!(
+            (0.45..=0.55).contains(&share),
+            "bit {position} is set in {:.1}% of the tokens",
+            share * 100.0
+        );
+    }
+}
