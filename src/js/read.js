@@ -429,12 +429,14 @@ export class ArgsReader {
    * @returns {Readonly<Record<string, unknown>> | null}
    */
   object(v, depth) {
-    // Its own keys, and then whether each is enumerable as the walk reaches it: `Object.keys`
-    // would ask a Proxy for the descriptor of every key it claims (a hundred thousand traps)
-    // before the budget is first checked.
-    /** @type {(string | symbol)[]} */
+    // Its own string keys, and then whether each is enumerable as the walk reaches it:
+    // `Object.keys` would ask a Proxy for the descriptor of every key it claims (a hundred
+    // thousand traps) before the budget is first checked. (`getOwnPropertyNames` asks for the
+    // key list alone; in Chromium it and the check per key cost what `Object.keys` does, where
+    // `Reflect.ownKeys`, with the symbols, costs three times as much.)
+    /** @type {string[]} */
     let keys = [];
-    try { keys = Reflect.ownKeys(v); } catch { this.fail(WHY_UNREADABLE); }
+    try { keys = Object.getOwnPropertyNames(v); } catch { this.fail(WHY_UNREADABLE); }
     /** @type {Record<string, unknown> | null} */
     const out = this.copy ? {} : null;
     /** @type {Set<string> | null} */
@@ -447,7 +449,6 @@ export class ArgsReader {
     let comma = 0;
     for (let i = 0; i < keys.length; i++) {
       let key = keys[i], item;
-      if (typeof key !== "string") continue;
       let listed = false;
       try { listed = isEnumerable.call(v, key); } catch { this.fail(WHY_UNREADABLE); }
       if (!listed) continue;
