@@ -7,8 +7,9 @@
 // An arrow a -> b means: file a names a path that lands in file b, through `use` (trees and
 // globs included), or a path written in code that starts with `crate::`, `super::`, `self::`,
 // or the name of a child module. A path lands in the deepest file whose module is a prefix of
-// it (`crate::core::engine::Effect` lands in src/core/engine.rs). Comments, doc comments and
-// string literals are blanked first, so prose and messages mentioning a path do not count.
+// it (`crate::core::engine::Effect` lands in src/core/engine/mod.rs, or in src/core/engine.rs
+// where that is the module's file). Comments, doc comments and string literals are blanked
+// first, so prose and messages mentioning a path do not count.
 // `mod x;` declarations are not arrows: a parent declaring its children is how a tree is
 // built, and counting it would make every child that uses its parent's items a circle.
 // Not read: `#[path]` attributes and paths produced by macros (none in this crate today).

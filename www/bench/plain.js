@@ -5,7 +5,7 @@
 // on a call's success path that the outcome and record do not need, ids drawn from a pooled
 // `crypto.getRandomValues`, the settled calls in a Map plus a fixed ring.
 //
-// The work, per call, in the SDK's order (src/core/engine.rs `handle_invoke`, src/web/js.rs
+// The work, per call, in the SDK's order (src/core/engine/invoke.rs `handle_invoke`, src/web/js.rs
 // `ckReadCall`, src/web/convert.rs):
 //
 // - read `name`, `args`, `callId`, `confirmToken`, `decline` once each (a throwing getter reads
