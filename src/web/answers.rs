@@ -48,13 +48,12 @@ impl Answers {
         self.waiters.borrow().iter().any(|(t, _)| *t == ticket)
     }
 
-    /// Resolves the promise of `ticket` with `outcome`; false when none waits.
-    pub(crate) fn answer(&self, ticket: Ticket, outcome: &JsValue) -> bool {
+    /// Resolves the promise of `ticket` with `outcome` (nothing when none waits).
+    pub(crate) fn answer(&self, ticket: Ticket, outcome: &JsValue) {
         let resolve = take(&mut self.waiters.borrow_mut(), ticket);
-        match resolve {
+        if let Some(resolve) = resolve {
             // The resolver runs no app code itself: reactions come in a later microtask.
-            Some(resolve) => resolve.call1(&JsValue::UNDEFINED, outcome).is_ok(),
-            None => false,
+            let _ = resolve.call1(&JsValue::UNDEFINED, outcome);
         }
     }
 

@@ -1,15 +1,10 @@
-//! Writing [`Value`]s to JavaScript, the SDK's own property reads and writes, and a Rust future
-//! as a JS promise.
+//! Writing [`Value`]s to JavaScript, and the SDK's own property reads and writes.
 //!
 //! Writing builds fresh, frozen JS objects; keys like `__proto__` become own data properties.
 //! Reading is [`read`](super::read)'s.
 
-use std::future::Future;
-use std::pin::Pin;
-
-use js_sys::{Array, Object, Promise, Reflect};
+use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::future_to_promise;
 
 use crate::core::value::Value;
 
@@ -68,12 +63,4 @@ pub fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
 /// Reads `key` from a JS object, `undefined` when it is absent or the read throws.
 pub fn get(object: &JsValue, key: &str) -> JsValue {
     Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// `future_to_promise` of a boxed future: the futures that JavaScript gets as promises (an async
-/// Standard Schema's verdict before its call goes on, WebMCP's `ready`) share one instantiation
-/// of it rather than one per future type.
-pub fn future_promise(future: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
-    let future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>> = Box::pin(future);
-    future_to_promise(future)
 }

@@ -105,7 +105,7 @@ fn unavailable_what(code: u8) -> Option<&'static str> {
 /// Resolves the target now and checks it can take the operation (see the module docs), and
 /// for `select` that `value` (when given) names an enabled option; with `act`, then performs
 /// the operation. The checks and the operation run in one JS call ([`js::hand`]): a web-sys
-/// call per step would cost a crossing and a glue function each.
+/// call per step would cost a crossing each.
 fn check(target: &ElementTarget, value: Option<&str>, act: bool) -> Result<JsValue, Error> {
     let found = js::hand(&target.element, target.operation as u8, value, act)
         .map_err(|e| Error::RunFailed(get(&e, "message").as_string().unwrap_or_default()))?;

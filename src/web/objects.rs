@@ -1,10 +1,9 @@
 //! The objects the SDK hands out, built from what the engine says: the outcome `invoke` resolves
 //! to, the action record, a proposal and a resolution, an approver. A leaf: each builder takes
 //! the values it writes, never the instance. The per-call ones (outcome, record) are built by
-//! `src/js/objects.js` in one crossing each; the rest through serde ([`Payload`]).
+//! `src/js/objects.js` in one crossing each; the rest through serde-wasm-bindgen.
 
 use js_sys::Object;
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -96,18 +95,41 @@ pub(crate) fn record_js(r: &ActionRecord<JsValue>, strings: RecordStrings<'_>) -
     )
 }
 
-/// A proposal as the SDK hands it out, frozen, with the call's own frozen snapshot as `args`.
+/// A proposal as the SDK hands it out (`pending()`, the `proposal` event): fields in SPEC §3's
+/// order, `args` the call's own frozen snapshot (the same object `run` and the card get).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Proposal<'a> {
+    id: String,
+    call_id: &'a str,
+    action: &'a str,
+    control: &'a str,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    args: JsValue,
+    expires_at: f64,
+}
+
+/// What a `resolved` listener gets, `outcome` being the frozen outcome object itself.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Resolution<'a> {
+    id: &'a str,
+    call_id: &'a str,
+    action: &'a str,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    outcome: JsValue,
+}
+
+/// A proposal as the SDK hands it out, frozen.
 pub(crate) fn proposal_js(p: &ProposalInfo<JsValue>) -> JsValue {
-    let id = p.id.to_string();
-    let args = p.snapshot.clone().unwrap_or_else(|| write_frozen(&p.args));
-    frozen(&Payload(&[
-        ("id", Field::Text(&id)),
-        ("callId", Field::Text(&p.call_id)),
-        ("action", Field::Text(&p.action)),
-        ("control", Field::Text(p.control.as_str())),
-        ("args", Field::Js(&args)),
-        ("expiresAt", Field::Number(p.expires_at)),
-    ]))
+    frozen(&Proposal {
+        id: p.id.to_string(),
+        call_id: &p.call_id,
+        action: &p.action,
+        control: p.control.as_str(),
+        args: p.snapshot.clone().unwrap_or_else(|| write_frozen(&p.args)),
+        expires_at: p.expires_at,
+    })
 }
 
 /// What a `resolved` listener gets: `{ id, callId, action, outcome }`, frozen.
@@ -117,12 +139,12 @@ pub(crate) fn resolution_js(
     action: &str,
     outcome: &JsValue,
 ) -> JsValue {
-    frozen(&Payload(&[
-        ("id", Field::Text(proposal)),
-        ("callId", Field::Text(call_id)),
-        ("action", Field::Text(action)),
-        ("outcome", Field::Js(outcome)),
-    ]))
+    frozen(&Resolution {
+        id: proposal,
+        call_id,
+        action,
+        outcome: outcome.clone(),
+    })
 }
 
 /// `{ id, role? }`, frozen: who confirmed, as `ctx.approver` and the record carry it.
@@ -143,9 +165,9 @@ pub(crate) fn read_approver(v: &JsValue) -> Option<Approver> {
     Some(Approver { id, role })
 }
 
-/// A deeply frozen JS object from a payload that serde describes. JSON-compatible: maps as
-/// plain objects, no `BigInt`; a preserved `JsValue` field (a snapshot) goes through as the
-/// same object.
+/// A frozen JS object from a value serde describes. JSON-compatible: maps as plain objects, no
+/// `BigInt`; a preserved `JsValue` field (a snapshot, an outcome) goes through as the same,
+/// already frozen, object.
 fn frozen(value: &impl Serialize) -> JsValue {
     let js = value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
@@ -154,40 +176,6 @@ fn frozen(value: &impl Serialize) -> JsValue {
         Object::freeze(object);
     }
     js
-}
-
-/// One of the objects handed out off the per-call path (a proposal, a resolution): its fields
-/// in order, written as a map. A map and not a derived struct because one field is a `JsValue`
-/// that must go through as the same object (serde-wasm-bindgen's `preserve`), and the field
-/// order is the one SPEC §3 gives.
-struct Payload<'a>(&'a [(&'a str, Field<'a>)]);
-
-/// A field's value: text, a number, or a JS value that goes in as the same value (the call's
-/// frozen snapshot, the outcome).
-enum Field<'a> {
-    Text(&'a str),
-    Number(f64),
-    Js(&'a JsValue),
-}
-
-impl Serialize for Payload<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (key, value) in self.0 {
-            map.serialize_entry(key, value)?;
-        }
-        map.end()
-    }
-}
-
-impl Serialize for Field<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Field::Text(text) => serializer.serialize_str(text),
-            Field::Number(n) => serializer.serialize_f64(*n),
-            Field::Js(value) => serde_wasm_bindgen::preserve::serialize(*value, serializer),
-        }
-    }
 }
 
 /// The console hint for an action that declares no control but reads destructive.

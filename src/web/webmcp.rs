@@ -18,10 +18,10 @@ use std::rc::Rc;
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{AbortController, AbortSignal};
 
-use super::convert::{future_promise, get, set};
+use super::convert::{get, set};
 use super::js;
 use crate::core::engine::ActionId;
 use crate::core::error::Error;
@@ -307,7 +307,7 @@ struct Registration {
 /// `model_context_refused`; else it always resolves. Every promise is awaited, so no refusal is
 /// left unhandled.
 fn settle(registrations: Vec<Registration>, reject: bool) -> Promise {
-    future_promise(async move {
+    future_to_promise(async move {
         let mut first = None;
         for Registration {
             name,

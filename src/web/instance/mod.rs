@@ -22,12 +22,11 @@ use gloo_timers::callback::Timeout;
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{AbortController, Element};
 
 use super::answers::Answers;
 use super::card::CardLayer;
-use super::convert::future_promise;
 use super::events::{EventBus, EventKind};
 use super::hand::{page_hidden, user_activation_active, HandInput, HandMode};
 use super::js;
@@ -42,7 +41,7 @@ use super::standard::{self, Check};
 use super::time::now;
 use super::watch::WatchPanels;
 use super::webmcp::{Execute, ModelContexts, Tool};
-use crate::core::engine::{ActionId, Engine, Entropy, InvokeRequest};
+use crate::core::engine::{ActionId, CancelReason, Engine, Entropy, InvokeRequest};
 use crate::core::error::Error;
 use crate::core::ids::random_id;
 use crate::core::record::{Approver, Gate, Outcome};
@@ -343,7 +342,7 @@ impl Instance {
             Check::Later(validation) => {
                 // Held strongly while the library decides: the call must be answered.
                 let inst = self.me.upgrade();
-                future_promise(async move {
+                future_to_promise(async move {
                     request.host_rejection = match JsFuture::from(validation).await {
                         Ok(result) => standard::verdict(&result),
                         Err(thrown) => Some(standard::thrown_error(&thrown)),
@@ -385,9 +384,7 @@ impl Instance {
         let Some(proposal) = self.engine().proposal_by_str(id) else {
             return false;
         };
-        let done =
-            self.engine_mut()
-                .cancel(proposal, crate::core::engine::CancelReason::App, now());
+        let done = self.engine_mut().cancel(proposal, CancelReason::App, now());
         self.drain();
         done
     }
