@@ -1,6 +1,8 @@
 // A tiny static server for the demo and the end-to-end tests, bound to 127.0.0.1 only.
 // Serves www/ at / and the built package (pkg/) at /pkg/, with the MIME types browsers
-// insist on (application/wasm for streaming instantiation, text/javascript for modules).
+// insist on (application/wasm for streaming instantiation, text/javascript for modules). The
+// demo also gets its own small API (scripts/demo-api.mjs: passkeys, and the receipt check
+// before a project is deleted).
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
@@ -33,11 +35,13 @@ function locate(mounts, urlPath) {
 /**
  * Starts the server; resolves to { url, close }. Port 0 picks a free port. `html(text)`, when
  * given, rewrites every HTML page on its way out (the e2e tests' WebKit driver puts its page
- * tap first in each page this way).
+ * tap first in each page this way). `api(req, res)`, when given, sees every request first and
+ * resolves to true for one it answered.
  */
-export function startServer({ port = 0, mounts, html } = {}) {
+export function startServer({ port = 0, mounts, html, api } = {}) {
   mounts ??= [["/pkg/", join(ROOT, "pkg")], ["/", join(ROOT, "www")]];
   const server = createServer(async (req, res) => {
+    if (api && (await api(req, res))) return;
     let file = locate(mounts, new URL(req.url, "http://x").pathname);
     try {
       if (file && (await stat(file)).isDirectory()) file = join(file, "index.html");
@@ -59,7 +63,9 @@ export function startServer({ port = 0, mounts, html } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { demoApi } = await import("./demo-api.mjs");
   const port = Number(process.env.PORT ?? process.argv[2] ?? 8080);
-  const { url } = await startServer({ port });
+  const { url } = await startServer({ port, api: demoApi() });
   console.log(`coworkkit demo: ${url}`);
+  console.log(`  with passkeys (WebAuthn wants a domain name): ${url.replace("127.0.0.1", "localhost")}`);
 }

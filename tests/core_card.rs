@@ -2,8 +2,8 @@
 //! Host tests of the card's plain model: every string the card shows.
 
 use coworkkit::core::card::{
-    approver_notice, countdown_text, position_text, summary_text, title_from_name, CardModel,
-    Labels, SUMMARY_MAX_CHARS,
+    approver_notice, cancel_all_text, countdown_text, position_text, reason_text, summary_text,
+    title_from_name, CardModel, Labels, REASON_MAX_CHARS, SUMMARY_MAX_CHARS,
 };
 use proptest::prelude::*;
 
@@ -155,5 +155,79 @@ proptest! {
     fn countdown_is_total(ms in proptest::num::f64::ANY) {
         let text = countdown_text(ms);
         prop_assert!(text == "Expired" || text.starts_with("Expires in "));
+    }
+}
+
+#[test]
+fn a_reason_is_one_clean_line() {
+    assert_eq!(reason_text("Not now"), Some("Not now".into()));
+    assert_eq!(
+        reason_text("  It has\n\tclient   work\r\nin it  "),
+        Some("It has client work in it".into())
+    );
+    // Bidi overrides, zero-width and other invisible characters go, as from the summary.
+    assert_eq!(
+        reason_text("evil\u{202E}txt.exe \u{200B}\u{2066}ok\u{FEFF}"),
+        Some("eviltxt.exe ok".into())
+    );
+    assert_eq!(reason_text("a\u{0}b\u{7}c"), Some("a b c".into()));
+    // Blank is none.
+    for blank in ["", "   ", "\n\t", "\u{200B}\u{202E}", " \u{FEFF} "] {
+        assert_eq!(reason_text(blank), None, "{blank:?}");
+    }
+}
+
+#[test]
+fn a_reason_is_capped_in_characters_with_an_ellipsis() {
+    let exact = "é".repeat(REASON_MAX_CHARS);
+    assert_eq!(reason_text(&exact), Some(exact.clone()));
+    let cut = reason_text(&format!("{exact}z")).unwrap();
+    assert_eq!(cut.chars().count(), REASON_MAX_CHARS);
+    assert!(cut.ends_with("é…"));
+    // A cut that falls after a space drops the space.
+    let words = format!("{} {}", "a".repeat(REASON_MAX_CHARS - 1), "b".repeat(10));
+    let cut = reason_text(&words).unwrap();
+    assert_eq!(cut, format!("{}…", "a".repeat(REASON_MAX_CHARS - 1)));
+    // A huge input is read no further than the cap needs.
+    let huge = "x".repeat(50_000_000);
+    let started = std::time::Instant::now();
+    assert_eq!(
+        reason_text(&huge).unwrap().chars().count(),
+        REASON_MAX_CHARS
+    );
+    assert!(started.elapsed().as_millis() < 500);
+}
+
+#[test]
+fn cancel_all_reads_its_count_only_when_several_wait() {
+    let label = Labels::default().cancel_all;
+    assert_eq!(cancel_all_text(&label, 0), None);
+    assert_eq!(cancel_all_text(&label, 1), None);
+    assert_eq!(cancel_all_text(&label, 2).as_deref(), Some("Cancel all 2"));
+    assert_eq!(
+        cancel_all_text(&label, 16).as_deref(),
+        Some("Cancel all 16")
+    );
+    assert_eq!(
+        cancel_all_text("Alle abbrechen", 3).as_deref(),
+        Some("Alle abbrechen 3")
+    );
+    assert_eq!(
+        Labels::default().reason,
+        "Tell the assistant why (optional)"
+    );
+}
+
+proptest! {
+    #[test]
+    fn a_reason_never_holds_a_line_break_a_disguising_character_or_too_much(raw in ".{0,400}") {
+        if let Some(r) = reason_text(&raw) {
+            prop_assert!(r.chars().count() <= REASON_MAX_CHARS);
+            prop_assert!(!r.chars().any(|c| c.is_control()));
+            let disguising = |c: char| matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}' | '\u{061C}');
+            prop_assert!(!r.chars().any(disguising), "a disguising character in {:?}", r);
+            prop_assert_eq!(r.trim(), r.as_str());
+            prop_assert!(!r.contains("  "));
+        }
     }
 }

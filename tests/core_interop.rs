@@ -130,15 +130,18 @@ fn declared_schemas_keep_their_values_down_to_negative_zero() {
         schema_text(&tool("x", Control::Open, Some(&schema)), false),
         r#"{"type":"object","properties":{"n":{"minimum":-0.0,"enum":[-0.0,0.5,1e+21]}}}"#
     );
-    // The soft parameters replace an app's own `confirmToken` / `decline` and come last.
-    let clash = v(r#"{"properties":{"decline":{},"a":{},"confirmToken":{}},"required":["a"]}"#);
+    // The soft parameters replace an app's own `confirmToken` / `decline` / `declineReason` and
+    // come last.
+    let clash = v(
+        r#"{"properties":{"decline":{},"a":{},"confirmToken":{},"declineReason":{}},"required":["a"]}"#,
+    );
     let text = schema_text(&tool("x", Control::Soft, Some(&clash)), true);
     let props = v(&text).get("properties").cloned().unwrap();
     let Value::Object(props) = props else {
         unreachable!()
     };
     let keys: Vec<&str> = props.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(keys, ["a", "confirmToken", "decline"]);
+    assert_eq!(keys, ["a", "confirmToken", "decline", "declineReason"]);
     assert!(text.ends_with(r#""required":["a"]}"#));
     // A `properties` that is not an object becomes the soft parameters alone.
     let odd = v(r#"{"properties":7}"#);
@@ -165,6 +168,11 @@ fn soft_actions_get_optional_token_and_decline_and_a_sentence() {
         props.get("decline").unwrap().get("type"),
         Some(&v(r#""boolean""#))
     );
+    assert_eq!(
+        props.get("declineReason").unwrap().get("type"),
+        Some(&v(r#""string""#))
+    );
+    assert!(description.contains("declineReason"));
     // Without an input schema, too.
     let bare = tool("archiveAll", Control::Soft, None);
     let input = v(&schema_text(&bare, true));
@@ -269,6 +277,20 @@ fn confirm_fields_are_taken_out_of_soft_args() {
 
     let mut args = v(r#"{"confirmToken":7}"#);
     assert_eq!(take_confirm_fields(&mut args).error, Some(Error::BadToken));
+    assert_eq!(args, v("{}"));
+
+    // The user's reason, beside a decline; the engine judges whether it may stand.
+    let mut args = v(r#"{"id":"t1","declineReason":"not now","decline":true,"confirmToken":"t"}"#);
+    let fields = take_confirm_fields(&mut args);
+    assert_eq!(fields.reason.as_deref(), Some("not now"));
+    assert_eq!(args, v(r#"{"id":"t1"}"#));
+    let mut args = v(r#"{"declineReason":null}"#);
+    assert_eq!(take_confirm_fields(&mut args), ConfirmFields::default());
+    let mut args = v(r#"{"declineReason":["no"]}"#);
+    assert_eq!(
+        take_confirm_fields(&mut args).error.map(|e| e.code()),
+        Some("invalid_args")
+    );
     assert_eq!(args, v("{}"));
 }
 

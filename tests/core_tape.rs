@@ -305,21 +305,22 @@ fn a_tape_that_does_not_decode_is_unreadable_args() {
 
 #[test]
 fn a_call_decodes_its_fields_decline_and_args() {
-    let call = decode_call("s7:getTasks2:c1u1{1:1:ai1;}", 100);
+    let call = decode_call("s7:getTasks2:c1u1s2:no{1:1:ai1;}", 100);
     assert_eq!(call.name, Field::Text("getTask".into()));
     assert_eq!(call.call_id, Field::Text("c1".into()));
     assert_eq!(call.confirm_token, Field::Absent);
     assert!(call.decline);
+    assert_eq!(call.reason, Field::Text("no".into()));
     assert_eq!(
         call.args,
         Some(Ok(Value::Object(vec![("a".into(), Value::Number(1.0))])))
     );
-    let call = decode_call("xuu0u", 100);
+    let call = decode_call("xuu0uu", 100);
     assert_eq!(
         (call.name, call.decline, call.args),
         (Field::Other, false, None)
     );
-    let call = decode_call("s1:xuu0#200;", 100);
+    let call = decode_call("s1:xuu0u#200;", 100);
     assert_eq!(
         call.args,
         Some(Err(Error::ArgsTooLarge {
@@ -410,6 +411,7 @@ fn the_shared_fixture_decodes_to_what_the_reader_read() {
                 ("callId".to_owned(), field_json(&call.call_id)),
                 ("confirmToken".to_owned(), field_json(&call.confirm_token)),
                 ("decline".to_owned(), Value::Bool(call.decline)),
+                ("reason".to_owned(), field_json(&call.reason)),
             ];
             if let Some(Ok(args)) = &call.args {
                 fields.push(("args".into(), args.clone()));

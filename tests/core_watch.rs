@@ -26,10 +26,13 @@ fn record(n: u32, gate: Gate, outcome: RecordOutcome<String>) -> ActionRecord<St
         args: Rc::new(Value::Object(vec![("n".into(), Value::Number(n.into()))])),
         snapshot: None,
         via: Via::WebMcp,
+        verification: None,
         approver: None,
         reason: None,
         started_at: 1_700_000_000_000.0,
         settled_at: 1_700_000_000_250.0,
+        note: None,
+        grant: None,
         call: None,
     }
 }
@@ -271,4 +274,33 @@ proptest! {
         prop_assert_eq!(json_lines(&model).lines().count(), kept);
         prop_assert!(model.visible().all(|(gate, _)| model.matches(*gate)));
     }
+}
+
+#[test]
+fn a_grant_row_says_what_it_covers_how_often_it_was_used_and_until_when() {
+    use coworkkit::core::grant::Grant;
+    use coworkkit::core::ids::GrantId;
+    use coworkkit::core::watch::GrantRow;
+    let mut grant = Grant {
+        id: GrantId::parse("ckg_3").unwrap(),
+        action: "archiveThread".into(),
+        created_at: 0.0,
+        // 14:32:10.900 UTC on some day.
+        expires_at: 1_700_000_000_000.0 - 1_700_000_000_000.0 % 86_400_000.0 + 52_330_900.0,
+        max_uses: None,
+        uses: 0,
+        match_args: Vec::new(),
+    };
+    let row = GrantRow::from_grant(&grant, 0.0);
+    assert_eq!(
+        (row.action, row.uses.as_str(), row.until.as_str()),
+        ("archiveThread", "not used yet", "until 14:32:10")
+    );
+    assert_eq!(GrantRow::from_grant(&grant, 60.0).until, "until 13:32:10");
+    grant.uses = 1;
+    assert_eq!(GrantRow::from_grant(&grant, 0.0).uses, "used once");
+    grant.uses = 3;
+    assert_eq!(GrantRow::from_grant(&grant, 0.0).uses, "used 3 times");
+    grant.max_uses = Some(5);
+    assert_eq!(GrantRow::from_grant(&grant, 0.0).uses, "3 of 5 uses");
 }

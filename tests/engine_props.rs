@@ -15,10 +15,11 @@ use std::rc::Rc;
 
 use coworkkit::core::control::Control;
 use coworkkit::core::engine::{
-    ActionDef, ActionId, CallRef, CancelReason, Config, Effect, Engine, InvokeRequest, ProposalId,
-    Ticket,
+    ActionDef, ActionId, CallRef, CancelReason, Config, Effect, Engine, GrantId, InvokeRequest,
+    ProposalId, Ticket,
 };
 use coworkkit::core::error::Error;
+use coworkkit::core::grant::{GrantOptions, DEFAULT_TTL_MS, MAX_TTL_MS};
 use coworkkit::core::record::{Approver, Gate, RecordOutcome, Via};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::Value;
@@ -35,6 +36,34 @@ fn cases() -> u32 {
         .and_then(|s| s.parse().ok())
         .unwrap_or(10_000)
 }
+
+/// A grant's `ttlMs`, `maxUses` and `match` the app may ask for (some refused: 0, over 24 h,
+/// not an object).
+const TTLS: [Option<f64>; 5] = [
+    None,
+    Some(400.0),
+    Some(1500.0),
+    Some(0.0),
+    Some(MAX_TTL_MS + 1.0),
+];
+const MAX_USES: [Option<f64>; 4] = [None, Some(1.0), Some(2.0), Some(0.0)];
+const MATCHES: [Option<&str>; 5] = [
+    None,
+    Some("{}"),
+    Some(r#"{"a":1}"#),
+    Some(r#"{"b":"x"}"#),
+    Some("[1]"),
+];
+
+/// What a person may type when they cancel a card: nothing, words, blank.
+const SAID: [Option<&str>; 3] = [
+    None,
+    Some("  not this\none \u{202E}now "),
+    Some(" \u{200B} "),
+];
+
+/// [`SAID`] as the record's `note` keeps it.
+const NOTE: [Option<&str>; 3] = [None, Some("not this one now"), None];
 
 /// The action pool: (name, declared control, approvers, element).
 const ACTIONS: [(&str, Option<Control>, Option<&str>, bool); 7] = [
@@ -89,6 +118,13 @@ enum Op {
     Cancel {
         proposal: usize,
         by_user: bool,
+        /// An index into [`SAID`]: what the person typed, if anything.
+        said: usize,
+    },
+    /// "Cancel all" on the card, or `ck.cancelAll` from the app.
+    CancelAll {
+        by_user: bool,
+        said: usize,
     },
     Finish {
         run: usize,
@@ -97,14 +133,24 @@ enum Op {
     Tick(u16),
     Dispose,
     HandMode(bool),
+    /// The app asks for a grant, inside a person's gesture or not.
+    Grant {
+        action: usize,
+        ttl: usize,
+        max_uses: usize,
+        matching: usize,
+        gesture: bool,
+    },
+    /// The app (or the Watch panel's Revoke) ends one of the grants it made.
+    Revoke(usize),
 }
 
 /// Decodes one random word into an input. (Generating plain `u64`s and decoding them is many
 /// times faster than composing proptest strategies, which matters for 10,000 cases in debug
 /// builds; shrinking still works: shorter sequences, smaller words.)
 fn decode(x: u64) -> Op {
-    let kind = x % 26;
-    let mut rest = x / 26;
+    let kind = x % 29;
+    let mut rest = x / 29;
     let mut take = |n: u64| {
         let field = rest % n;
         rest /= n;
@@ -146,20 +192,30 @@ fn decode(x: u64) -> Op {
         17 => Op::Cancel {
             proposal: take(64),
             by_user: take(2) == 0,
+            said: take(SAID.len() as u64),
         },
         18..=21 => Op::Finish {
             run: take(64),
             ok: take(5) != 0,
         },
         22..=23 => Op::Tick(take(700) as u16),
-        24 => {
-            if take(10) == 0 {
-                Op::Dispose
-            } else {
-                Op::Tick(0)
-            }
-        }
-        _ => Op::HandMode(take(2) == 0),
+        24 => match take(10) {
+            0 => Op::Dispose,
+            1..=3 => Op::CancelAll {
+                by_user: take(2) == 0,
+                said: take(SAID.len() as u64),
+            },
+            _ => Op::Tick(0),
+        },
+        25 => Op::HandMode(take(2) == 0),
+        26..=27 => Op::Grant {
+            action: take(ACTIONS.len() as u64 + 1),
+            ttl: take(TTLS.len() as u64),
+            max_uses: take(MAX_USES.len() as u64),
+            matching: take(MATCHES.len() as u64),
+            gesture: take(5) != 0,
+        },
+        _ => Op::Revoke(take(64)),
     }
 }
 
@@ -179,6 +235,9 @@ struct Model {
     next_result: u32,
     /// Gates, reasons, error codes and kinds of Run seen (for the coverage test).
     seen: BTreeSet<String>,
+    /// The grant each call that ran on one spent, for its record to name.
+    granted_runs: BTreeMap<CallRef, GrantId>,
+    disposed: bool,
 }
 
 /// The input that produced the effects being checked.
@@ -194,7 +253,21 @@ enum Step {
         proposal: ProposalId,
         role: Option<String>,
     },
+    /// A cancel of one card or all, with what the person said (as the record must keep it).
+    Cancelled {
+        note: Option<&'static str>,
+        all: Option<usize>,
+    },
     Other,
+}
+
+/// The level each pool action has once registered (its declared one, or by its name).
+fn pool_level(index: usize) -> Control {
+    match ACTIONS[index] {
+        (_, Some(control), ..) => control,
+        ("deleteItem", ..) => Control::Soft,
+        _ => Control::Open,
+    }
 }
 
 fn role_of(role: u8) -> Option<Approver> {
@@ -248,6 +321,8 @@ impl Model {
             tickets: BTreeMap::new(),
             next_result: 0,
             seen: BTreeSet::new(),
+            granted_runs: BTreeMap::new(),
+            disposed: false,
         }
     }
 
@@ -312,6 +387,7 @@ impl Model {
                     call_id: call_id.map(|c| format!("c{c}")),
                     confirm_token: token.clone(),
                     decline: *decline,
+                    reason: None,
                     host_rejection: host_reject.then(|| Error::ElementUnavailable("gone".into())),
                     snapshot: None,
                     via: Via::Invoke,
@@ -349,15 +425,37 @@ impl Model {
                     Err(_) => Step::Other,
                 }
             }
-            Op::Cancel { proposal, by_user } => {
+            Op::Cancel {
+                proposal,
+                by_user,
+                said,
+            } => {
                 let id = self.pick_proposal(*proposal);
                 let reason = if *by_user {
                     CancelReason::User
                 } else {
                     CancelReason::App
                 };
-                self.engine.cancel(id, reason, self.now);
-                Step::Other
+                self.engine.cancel_saying(id, reason, SAID[*said], self.now);
+                Step::Cancelled {
+                    note: NOTE[*said],
+                    all: None,
+                }
+            }
+            Op::CancelAll { by_user, said } => {
+                let reason = if *by_user {
+                    CancelReason::User
+                } else {
+                    CancelReason::App
+                };
+                let n = self.engine.cancel_all(None, reason, SAID[*said], self.now);
+                if n > 1 {
+                    self.seen.insert("cancel_all:several".into());
+                }
+                Step::Cancelled {
+                    note: NOTE[*said],
+                    all: Some(n),
+                }
             }
             Op::Finish { run, ok } => {
                 if !self.runs.is_empty() {
@@ -379,6 +477,69 @@ impl Model {
             }
             Op::Dispose => {
                 self.engine.dispose(self.now);
+                self.consent.disposed();
+                self.disposed = true;
+                Step::Other
+            }
+            Op::Grant {
+                action,
+                ttl,
+                max_uses,
+                matching,
+                gesture,
+            } => {
+                let name = ACTIONS.get(*action).map_or("ghost", |a| a.0);
+                let options = GrantOptions {
+                    ttl_ms: TTLS[*ttl],
+                    max_uses: MAX_USES[*max_uses],
+                    match_args: MATCHES[*matching].map(|m| Ok(v(m))),
+                };
+                let ttl_ms = options.ttl_ms.unwrap_or(DEFAULT_TTL_MS);
+                let soft = ACTIONS.get(*action).is_some()
+                    && self.ids[*action].is_some()
+                    && pool_level(*action) == Control::Soft;
+                let sound = ttl_ms > 0.0
+                    && ttl_ms <= MAX_TTL_MS
+                    && MAX_USES[*max_uses] != Some(0.0)
+                    && MATCHES[*matching] != Some("[1]");
+                let expected = if self.disposed {
+                    Err("disposed")
+                } else if !soft || !sound {
+                    Err("invalid_grant")
+                } else if !gesture {
+                    Err("needs_user_activation")
+                } else {
+                    Ok(())
+                };
+                let result = self.engine.grant(name, &options, *gesture, self.now);
+                prop_assert_eq!(
+                    result.as_ref().map(|_| ()).map_err(Error::code),
+                    expected,
+                    "grant of {} ({:?})",
+                    name,
+                    options
+                );
+                match result {
+                    Ok(grant) => {
+                        self.seen.insert("grant:made".into());
+                        self.consent.granted(&grant, ttl_ms, self.now);
+                    }
+                    Err(e) => {
+                        self.seen.insert(format!("grant:{}", e.code()));
+                    }
+                }
+                Step::Other
+            }
+            Op::Revoke(index) => {
+                if !self.consent.grants.is_empty() {
+                    let id = self.consent.grants[index % self.consent.grants.len()].id;
+                    let known_live = self.consent.revoked(id, self.now);
+                    let revoked = self.engine.revoke_grant(id, self.now);
+                    prop_assert_eq!(revoked, known_live, "revoke of {:?}", id);
+                    if revoked {
+                        self.seen.insert("grant:revoked".into());
+                    }
+                }
                 Step::Other
             }
             Op::HandMode(armed) => {
@@ -452,26 +613,41 @@ impl Model {
                                 role.clone()
                             );
                         }
-                        Control::Soft => {
-                            let Step::Invoke {
+                        Control::Soft => match &step {
+                            Step::Invoke {
                                 name: req_name,
                                 args: Some(req_args),
                                 token: Some(token),
                                 decline: false,
                                 ..
-                            } = &step
-                            else {
+                            } => {
+                                self.consent.soft_run(
+                                    token,
+                                    (req_name, req_args),
+                                    (call_id, name, args),
+                                    self.now,
+                                )?;
+                            }
+                            // A first call: only a grant the app made can let it through.
+                            Step::Invoke {
+                                name: req_name,
+                                args: Some(req_args),
+                                token: None,
+                                decline: false,
+                                ..
+                            } => {
+                                prop_assert_eq!(req_name, name);
+                                prop_assert!(req_args.canonical_eq(args));
+                                let grant = self.consent.grant_run(name, args, self.now)?;
+                                self.granted_runs.insert(*call, grant);
+                                self.seen.insert("run:granted".into());
+                            }
+                            _ => {
                                 return Err(TestCaseError::fail(
-                                    "soft Run without a confirming invoke",
-                                ));
-                            };
-                            self.consent.soft_run(
-                                token,
-                                (req_name, req_args),
-                                (call_id, name, args),
-                                self.now,
-                            )?;
-                        }
+                                    "soft Run without a confirming invoke or a grant",
+                                ))
+                            }
+                        },
                         Control::Open => {
                             prop_assert!(
                                 matches!(step, Step::Invoke { .. }),
@@ -486,6 +662,28 @@ impl Model {
                         self.seen.insert(format!("reason:{reason}"));
                     }
                     prop_assert!(record.gate.is_terminal(), "record for needs_confirmation");
+                    prop_assert_eq!(
+                        record.grant,
+                        record.call.and_then(|c| self.granted_runs.get(&c).copied()),
+                        "the record names the grant its call spent, and only that"
+                    );
+                    // Only a cancel in which the person said something carries their words, on
+                    // the cards it cancelled (a call that expired meanwhile carries none).
+                    match &step {
+                        Step::Cancelled { note, .. }
+                            if record.gate == Gate::Cancelled
+                                && record.reason != Some("expired") =>
+                        {
+                            prop_assert_eq!(record.note.as_deref(), *note);
+                            prop_assert_eq!(
+                                record.control,
+                                Control::Hard,
+                                "only cards are cancelled"
+                            );
+                            prop_assert!(matches!(record.outcome, RecordOutcome::NotRun));
+                        }
+                        _ => prop_assert_eq!(&record.note, &None),
+                    }
                     prop_assert!(record.started_at <= record.settled_at);
                     let ran = match record.outcome {
                         RecordOutcome::Ok { .. } | RecordOutcome::Error { .. } => true,
@@ -507,7 +705,7 @@ impl Model {
                         }
                         None => {
                             arrival_records += 1;
-                            prop_assert!(!ran);
+                            prop_assert!(matches!(record.outcome, RecordOutcome::NotRun));
                             prop_assert!(matches!(
                                 record.gate,
                                 Gate::Rejected | Gate::NeedsHandMode | Gate::Cancelled
@@ -557,6 +755,19 @@ impl Model {
             }
         }
         prop_assert!(arrival_records <= 1);
+        if let Step::Cancelled { all: Some(n), .. } = step {
+            let cancelled = effects
+                .iter()
+                .filter(|e| matches!(e, Effect::Record(r) if r.gate == Gate::Cancelled))
+                .count();
+            prop_assert_eq!(cancelled, n, "one record per card cancelled at once");
+            prop_assert!(
+                self.engine.pending().is_empty(),
+                "a card survived Cancel all"
+            );
+        }
+        self.consent
+            .check_grants(self.engine.grants(self.now), self.now)?;
         let pending = self.engine.pending();
         prop_assert!(pending.len() <= MAX_PENDING, "pending above maxPending");
         // The visible card is the first pending one, and only it may be confirmed.
@@ -571,6 +782,8 @@ impl Model {
     /// Dispose, let every running call finish, then every ticket must have its one answer.
     fn finish(&mut self) -> Result<(), TestCaseError> {
         self.engine.dispose(self.now);
+        self.consent.disposed();
+        self.disposed = true;
         self.check(Step::Other)?;
         let running: Vec<CallRef> = self
             .runs
@@ -681,6 +894,13 @@ fn random_sequences_reach_every_gate_and_refusal() {
         "confirm:not_admin",
         "confirm:proposal_not_visible",
         "confirm:unknown_proposal",
+        "grant:made",
+        "grant:revoked",
+        "grant:invalid_grant",
+        "grant:needs_user_activation",
+        "grant:disposed",
+        "run:granted",
+        "cancel_all:several",
     ] {
         assert!(
             seen.contains(expected),

@@ -25,7 +25,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use coworkkit::core::card::{
-    approver_notice, countdown_text, position_text, summary_text, title_from_name,
+    approver_notice, countdown_text, position_text, reason_text, summary_text, title_from_name,
 };
 use coworkkit::core::control::{reads_destructive, resolve_control, Control};
 use coworkkit::core::engine::{
@@ -33,7 +33,7 @@ use coworkkit::core::engine::{
 };
 use coworkkit::core::error::Error;
 use coworkkit::core::interop::{take_confirm_fields, tool_entry, ToolFormat, ToolInfo};
-use coworkkit::core::record::{Approver, RecordOutcome, Via};
+use coworkkit::core::record::{Approver, Gate, RecordOutcome, Via};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::Value;
 use engine_support::{Consent, SeededEntropy};
@@ -375,6 +375,7 @@ enum Op {
         call_id: IdChoice,
         token: TokenChoice,
         decline: bool,
+        reason: Option<String>,
     },
     Confirm {
         proposal: usize,
@@ -447,8 +448,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => text().prop_map(TokenChoice::Random),
     ];
     prop_oneof![
-        10 => (name, args, call_id, token, prop::bool::weighted(0.1)).prop_map(
-            |(name, args, call_id, token, decline)| Op::Invoke { name, args, call_id, token, decline }
+        10 => (name, args, call_id, token, prop::bool::weighted(0.1), prop::option::weighted(0.1, text())).prop_map(
+            |(name, args, call_id, token, decline, reason)| Op::Invoke { name, args, call_id, token, decline, reason }
         ),
         3 => (any::<usize>(), any::<bool>()).prop_map(|(proposal, admin)| Op::Confirm { proposal, admin }),
         1 => any::<usize>().prop_map(Op::Cancel),
@@ -465,6 +466,7 @@ enum Step {
         args: Option<Value>,
         token: Option<String>,
         decline: bool,
+        reason: Option<String>,
     },
     Confirm(ProposalId),
     Other,
@@ -549,6 +551,7 @@ impl World {
                 call_id,
                 token,
                 decline,
+                reason,
             } => {
                 let mut name = match name {
                     NameChoice::Pool(i) => ACTIONS[*i].0.to_string(),
@@ -598,6 +601,7 @@ impl World {
                     call_id,
                     confirm_token: token.clone(),
                     decline: *decline,
+                    reason: reason.clone(),
                     host_rejection: None,
                     snapshot: None,
                     via: Via::ToolCall,
@@ -609,6 +613,7 @@ impl World {
                     args: args.ok(),
                     token,
                     decline: *decline,
+                    reason: reason.clone(),
                 }
             }
             Op::Confirm { proposal, admin } => {
@@ -712,6 +717,7 @@ impl World {
                                 args: Some(a),
                                 token: Some(t),
                                 decline: false,
+                                reason: None,
                             } = step
                             else {
                                 return Err(TestCaseError::fail(
@@ -735,6 +741,20 @@ impl World {
                         .ok_or_else(|| TestCaseError::fail("answer for an unknown ticket"))?;
                     *n += 1;
                     prop_assert_eq!(*n, 1, "ticket answered twice");
+                    // An agent's reason without a decline is refused (with a decline but no
+                    // token, the decline is: `bad_token`, or a re-sent call's own answer).
+                    if let Step::Invoke {
+                        reason: Some(_),
+                        decline: false,
+                        ..
+                    } = step
+                    {
+                        prop_assert!(
+                            matches!(outcome.gate, Gate::Rejected | Gate::Cancelled),
+                            "a stray reason was not refused: {:?}",
+                            outcome.gate
+                        );
+                    }
                     if let Some(token) = &outcome.confirm_token {
                         let Step::Invoke {
                             name,
@@ -750,6 +770,22 @@ impl World {
                 }
                 Effect::Record(record) => {
                     prop_assert!(record.gate.is_terminal());
+                    // The only words a record shows as the user's came with this very request's
+                    // decline and token.
+                    if let Some(note) = &record.note {
+                        let Step::Invoke {
+                            reason: Some(reason),
+                            decline: true,
+                            token: Some(_),
+                            ..
+                        } = step
+                        else {
+                            return Err(TestCaseError::fail("a note without a declining call"));
+                        };
+                        prop_assert_eq!(Some(note.clone()), reason_text(reason));
+                        prop_assert_eq!(record.reason, Some("declined"));
+                    }
+                    prop_assert!(record.grant.is_none(), "a grant nobody made");
                     if let Some(call) = record.call {
                         prop_assert!(self.recorded.insert(call), "two records for one call");
                         let ran = !matches!(record.outcome, RecordOutcome::NotRun);

@@ -30,6 +30,9 @@ fn every_error() -> Vec<Error> {
         Error::ProposalNotVisible,
         Error::ModelContextUnavailable,
         Error::ModelContextRefused(String::new()),
+        Error::PasskeyUnavailable(String::new()),
+        Error::PasskeyRequired,
+        Error::InvalidGrant(String::new()),
     ];
     for error in &all {
         match error {
@@ -51,7 +54,10 @@ fn every_error() -> Vec<Error> {
             | Error::UnknownProposal
             | Error::ProposalNotVisible
             | Error::ModelContextUnavailable
-            | Error::ModelContextRefused(_) => {}
+            | Error::ModelContextRefused(_)
+            | Error::PasskeyUnavailable(_)
+            | Error::PasskeyRequired
+            | Error::InvalidGrant(_) => {}
         }
     }
     all

@@ -321,3 +321,60 @@ async fn soft_tokens_are_128_bits_from_get_random_values_and_no_two_alike() {
         );
     }
 }
+
+/// SPEC §12 from the API: outside a person's gesture no grant is made (a hard action's is
+/// never possible at all); errors are `Error`s with their code; the lists and cancels answer
+/// plainly; a stray `reason` is a rejected outcome; a rejection carries its instruction.
+#[wasm_bindgen_test]
+async fn grants_need_a_gesture_and_a_soft_action_and_reasons_need_a_decline() {
+    let ck = Coworkkit::new(None).unwrap();
+    let run = Function::new_no_args("return 1");
+    for (name, control) in [("archive", "soft"), ("wipe", "hard")] {
+        ck.define_action(obj(&[
+            ("name", name.into()),
+            ("description", "d".into()),
+            ("control", control.into()),
+            ("run", run.clone().into()),
+        ]))
+        .unwrap();
+    }
+    let code = |e: JsValue| {
+        assert!(e.is_instance_of::<js_sys::Error>());
+        get(&e, "code")
+    };
+    // No gesture in a test page: the soft action is refused for that, the hard one for itself.
+    let outside = ck.grant("archive".into(), None).unwrap_err();
+    assert_eq!(code(outside), "needs_user_activation");
+    let hard = ck.grant("wipe".into(), None).unwrap_err();
+    assert_eq!(code(hard), "invalid_grant");
+    let bad = ck
+        .grant("archive".into(), Some(obj(&[("ttlMs", 90_000_000.into())])))
+        .unwrap_err();
+    assert_eq!(code(bad), "invalid_grant");
+    let not_a_name = ck.grant(JsValue::from(7), None).unwrap_err();
+    assert_eq!(code(not_a_name), "invalid_grant");
+    let list = ck.grants();
+    assert_eq!(list.length(), 0);
+    assert!(Object::is_frozen(&list));
+    assert!(!ck.revoke_grant("ckg_1"));
+    assert_eq!(ck.cancel_all(None), 0);
+    assert!(!ck.cancel("ckp_1", Some(obj(&[("reason", 42.into())]))));
+
+    let call = obj(&[
+        ("name", "archive".into()),
+        ("args", Object::new().into()),
+        ("reason", "the user said yes".into()),
+    ]);
+    let outcome = JsFuture::from(ck.invoke(call)).await.unwrap();
+    assert_eq!(get(&outcome, "gate"), "rejected");
+    assert_eq!(get(&get(&outcome, "error"), "code"), "invalid_args");
+    assert!(get(&outcome, "instruction")
+        .as_string()
+        .unwrap()
+        .contains("Fix them"));
+    ck.dispose();
+    assert_eq!(
+        code(ck.grant("archive".into(), None).unwrap_err()),
+        "disposed"
+    );
+}

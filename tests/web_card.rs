@@ -215,7 +215,7 @@ async fn synthetic_confirm_clicks_do_nothing() {
     // The card is still undecided: Cancel still works.
     button(&root, "cancel").click();
     settle().await;
-    assert_eq!(*log.borrow(), vec![Decision::Cancel]);
+    assert_eq!(*log.borrow(), vec![Decision::Cancel { reason: None }]);
 }
 
 /// A delay past what the browser's timer takes (2³¹ − 1 ms) keeps Confirm unarmed: it is not
@@ -243,7 +243,7 @@ async fn cancel_click_cancels_once() {
     );
     cancel.click();
     settle().await;
-    assert_eq!(*log.borrow(), vec![Decision::Cancel]);
+    assert_eq!(*log.borrow(), vec![Decision::Cancel { reason: None }]);
 }
 
 #[wasm_bindgen_test]
@@ -257,7 +257,7 @@ async fn escape_cancels_and_keeps_the_dialog_for_the_caller() {
     dialog.dispatch_event(&cancel).unwrap();
     assert!(cancel.default_prevented());
     settle().await;
-    assert_eq!(*log.borrow(), vec![Decision::Cancel]);
+    assert_eq!(*log.borrow(), vec![Decision::Cancel { reason: None }]);
     assert!(layer.is_open(), "the caller closes or shows the next card");
 }
 
@@ -268,7 +268,7 @@ async fn dialog_closed_by_anything_else_cancels() {
         part(&layer.shadow_root_for_tests(), "card").unchecked_into();
     dialog.close();
     TimeoutFuture::new(20).await;
-    assert_eq!(*log.borrow(), vec![Decision::Cancel]);
+    assert_eq!(*log.borrow(), vec![Decision::Cancel { reason: None }]);
 }
 
 #[wasm_bindgen_test]
@@ -355,17 +355,23 @@ fn tab_stays_inside_the_card() {
     let root = layer.shadow_root_for_tests();
     let cancel: Element = button(&root, "cancel").into();
     let confirm: Element = button(&root, "confirm").into();
+    let reason = part(&root, "reason");
 
+    // Forward: Cancel → Confirm → the reason field → Cancel; backward the other way.
     assert!(press_tab(&cancel, false).default_prevented());
     assert_eq!(root.active_element().as_ref(), Some(&confirm));
     press_tab(&confirm, false);
+    assert_eq!(root.active_element().as_ref(), Some(&reason));
+    press_tab(&reason, false);
     assert_eq!(root.active_element().as_ref(), Some(&cancel));
     press_tab(&cancel, true);
+    assert_eq!(root.active_element().as_ref(), Some(&reason));
+    press_tab(&reason, true);
     assert_eq!(root.active_element().as_ref(), Some(&confirm));
     press_tab(&confirm, true);
     assert_eq!(root.active_element().as_ref(), Some(&cancel));
 
-    // With Confirm disabled, Cancel is the only stop.
+    // With Confirm disabled, the field and Cancel are the stops.
     let (_log, on_decision) = recorder();
     layer
         .show(
@@ -375,9 +381,115 @@ fn tab_stays_inside_the_card() {
         )
         .unwrap();
     press_tab(&cancel, false);
+    assert_eq!(root.active_element().as_ref(), Some(&reason));
+    press_tab(&reason, false);
     assert_eq!(root.active_element().as_ref(), Some(&cancel));
     press_tab(&cancel, true);
+    assert_eq!(root.active_element().as_ref(), Some(&reason));
+
+    // With "Cancel all" shown, it comes between the field and Cancel.
+    layer.update_position(1, 3);
+    let all: Element = button(&root, "cancel-all").into();
+    press_tab(&reason, false);
+    assert_eq!(root.active_element().as_ref(), Some(&all));
+    press_tab(&all, false);
     assert_eq!(root.active_element().as_ref(), Some(&cancel));
+}
+
+fn type_reason(root: &ShadowRoot, text: &str) -> web_sys::HtmlInputElement {
+    let field: web_sys::HtmlInputElement = part(root, "reason").unchecked_into();
+    field.set_value(text);
+    field
+}
+
+#[wasm_bindgen_test]
+fn the_reason_field_is_labelled_bounded_and_empty_for_every_card() {
+    let (_container, mut layer, _log) = shown(model("s"));
+    let root = layer.shadow_root_for_tests();
+    let label = part(&root, "reason-label");
+    assert_eq!(label.tag_name(), "LABEL");
+    assert!(text(&label).starts_with("Tell the assistant why (optional)"));
+    let field = type_reason(&root, "not this one");
+    assert_eq!(field.type_(), "text");
+    assert_eq!(field.max_length(), 200);
+    assert_eq!(field.closest("label").unwrap().as_ref(), Some(&label));
+    // The next card starts empty: words typed for one card never go with another.
+    let (_log, on_decision) = recorder();
+    layer.show(model("t"), 500.0, on_decision).unwrap();
+    assert_eq!(field.value(), "");
+    // Initial focus stays on Cancel.
+    assert_eq!(
+        root.active_element().and_then(|e| e.get_attribute("part")),
+        Some("cancel".into())
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_untrusted_cancel_carries_no_reason() {
+    let (_container, layer, log) = shown(model("s"));
+    let root = layer.shadow_root_for_tests();
+    type_reason(&root, "words the page put there");
+    // Script can cancel (cancelling is always safe), but its click speaks for no one.
+    button(&root, "cancel").click();
+    settle().await;
+    assert_eq!(*log.borrow(), vec![Decision::Cancel { reason: None }]);
+}
+
+#[wasm_bindgen_test]
+async fn enter_in_the_reason_field_is_a_cancel_never_a_confirm() {
+    let (_container, layer, log) = shown_armed_after(model("s"), 0.0);
+    let root = layer.shadow_root_for_tests();
+    let field = type_reason(&root, "because");
+    field.focus().unwrap();
+    let init = KeyboardEventInit::new();
+    init.set_key("Enter");
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let enter = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    field.dispatch_event(&enter).unwrap();
+    settle().await;
+    // Untrusted here (a script's key), so no words; a person's Enter carries them (e2e).
+    assert_eq!(*log.borrow(), vec![Decision::Cancel { reason: None }]);
+}
+
+#[wasm_bindgen_test]
+async fn cancel_all_shows_only_while_several_wait_and_counts_only_a_trusted_click() {
+    let (_container, mut layer, log) = shown(model("s"));
+    let root = layer.shadow_root_for_tests();
+    let all = button(&root, "cancel-all");
+    assert!(is_hidden(&all), "one card: Cancel alone");
+    layer.update_position(1, 3);
+    assert!(!is_hidden(&all));
+    assert_eq!(text(&all), "Cancel all 3");
+    layer.update_position(1, 2);
+    assert_eq!(text(&all), "Cancel all 2");
+    // No "Confirm all" anywhere.
+    let everything = text(&part(&root, "card"));
+    assert!(!everything.contains("Confirm all"), "{everything}");
+    assert_eq!(root.query_selector_all("button").unwrap().length(), 3);
+    // A script's click on it does nothing; the card stays undecided.
+    all.click();
+    settle().await;
+    assert!(log.borrow().is_empty());
+    layer.update_position(1, 1);
+    assert!(is_hidden(&all));
+}
+
+#[wasm_bindgen_test]
+async fn the_reason_label_and_cancel_all_words_are_the_apps() {
+    let container = Container(container());
+    let labels = Labels {
+        reason: "Dites pourquoi".into(),
+        cancel_all: "Tout annuler".into(),
+        ..Labels::default()
+    };
+    let mut layer = CardLayer::new(&container, &labels).unwrap();
+    let (_log, on_decision) = recorder();
+    layer.show(model("s"), 500.0, on_decision).unwrap();
+    layer.update_position(1, 4);
+    let root = layer.shadow_root_for_tests();
+    assert_eq!(text(&part(&root, "reason-label")), "Dites pourquoi");
+    assert_eq!(text(&part(&root, "cancel-all")), "Tout annuler 4");
 }
 
 #[wasm_bindgen_test]
@@ -411,7 +523,7 @@ async fn a_decision_for_one_card_never_lands_on_the_next() {
     // B is live.
     button(&root, "cancel").click();
     settle().await;
-    assert_eq!(*log_b.borrow(), vec![Decision::Cancel]);
+    assert_eq!(*log_b.borrow(), vec![Decision::Cancel { reason: None }]);
     drop(layer);
     container.remove();
 }
@@ -462,7 +574,10 @@ async fn on_decision_may_show_the_next_card_or_drop_the_layer() {
     assert_eq!(container.child_element_count(), 0, "drop removes the host");
     assert_eq!(
         *decisions.borrow(),
-        vec![Decision::Cancel, Decision::Cancel]
+        vec![
+            Decision::Cancel { reason: None },
+            Decision::Cancel { reason: None }
+        ]
     );
     container.remove();
 }

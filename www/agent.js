@@ -12,6 +12,9 @@
 import { h, plural, sleep } from "./dom.js";
 
 const THINK_MS = 120;
+/** The words of the chat's "allow for a while" button, and what it allows, per action. */
+const ALLOW_LABELS = { archiveThread: "Allow archiving for 30 minutes" };
+const ALLOW_WHAT = { archiveThread: "archiving threads" };
 
 // ---- The scripted model. -------------------------------------------------------------------
 
@@ -22,6 +25,10 @@ const parse = (s) => { try { return JSON.parse(s); } catch { return {}; } };
 const norm = (s) => s.toLowerCase().replace(/[“”"'’.!?]/g, "").replace(/\s+/g, " ").trim();
 const YES = /^(y|yes|yep|yeah|sure|ok|okay|go ahead|do it|please do|confirm|yes please|yes,? go ahead)\b/i;
 const NO = /^(n|no|nope|don'?t|do not|cancel|stop|never ?mind|no thanks)\b/i;
+/** What the person said after their "no", if anything: their reason, in their words. */
+const why = (text) => text.replace(NO, "").replace(/^[\s,.:;!-]+/, "").trim();
+/** The person's words that an outcome quotes (SPEC §12: a "no" with a reason is `declined`). */
+const quoted = (out) => (out.error?.code === "declined" ? out.error.message.match(/saying: "(.*)"$/s)?.[1] : undefined);
 
 /** Finds a project by (part of) its name; exact match first. */
 function findByName(list, query, field = "name") {
@@ -80,8 +87,12 @@ export function scriptedModel(messages, tools, view) {
       return say(afterConfirm(open, answered.out));
     }
     if (NO.test(text)) {
-      if (!answered) return call(open.name, { ...open.args, confirmToken: open.token, decline: true });
-      return say(answered.out.gate === "cancelled" ? "OK, I won't. Nothing changed." : explain(answered.out));
+      // The person's own words after their "no" go with the decline, for the record and for me.
+      const reason = why(text);
+      if (!answered) return call(open.name, { ...open.args, confirmToken: open.token, decline: true, ...(reason ? { declineReason: reason } : {}) });
+      if (answered.out.gate !== "cancelled") return say(explain(answered.out));
+      const said = quoted(answered.out);
+      return say(said ? `OK, I won't: you said “${said}”. Nothing changed.` : "OK, I won't. Nothing changed.");
     }
     // The person moved on: decline the open question first, then handle the new request.
     if (!answered) return call(open.name, { ...open.args, confirmToken: open.token, decline: true });
@@ -152,7 +163,7 @@ function understand(text, history) {
 // Each intent: (got, call, say, view) → the next assistant message.
 
 function help(got, call, say, view, tools) {
-  return say("I can list projects, tasks and tags; open, add to and rename projects; archive threads (I'll ask you first); remove tags (I'll ask first); delete a project (you confirm on a card, admins only); and tick the first open task by clicking it in the page (only while you let me, with the switch above).");
+  return say("I can list projects, tasks and tags; open, add to and rename projects; archive threads (I'll ask you first, unless you allow it for a while); remove tags (I'll ask first); delete a project (you confirm on a card, admins only); and tick the first open task by clicking it in the page (only while you let me, with the switch above). Tell me no with a reason (“no, it's still active”), or type it on the card: I'll take it as your answer.");
 }
 
 function listProjects(got, call, say) {
@@ -217,7 +228,9 @@ const archiveThread = (query) => (got, call, say) => {
   if (!th) return say(`I couldn't find an active thread called “${query}”.`);
   const r = got("archiveThread");
   if (!r) return call("archiveThread", { threadId: th.id });
-  if (r.out.gate === "needs_confirmation") return say(`Shall I archive the thread “${th.title}” in ${th.project}? It can be restored later.`, { quickReplies: true });
+  if (r.out.gate === "needs_confirmation") return say(`Shall I archive the thread “${th.title}” in ${th.project}? It can be restored later.`, { quickReplies: true, allow: "archiveThread" });
+  // Fired at once: a soft action fires without asking only on a grant the person made.
+  if (r.out.gate === "fired" && r.out.ok) return say(`Done: “${r.out.result.title}” is archived, without asking: you allowed archiving for a while.`);
   return say(explain(r.out));
 };
 
@@ -237,8 +250,17 @@ const deleteProject = (query) => withProject(/^(this|it|this project)$/i.test(qu
   if (!r) return call("deleteProject", { projectId: p.id });
   switch (r.out.gate) {
     case "confirmed":
-      return say(r.out.ok ? `Deleted ${r.out.result.name} and its ${plural(r.out.result.tasks, "task")}.` : explain(r.out));
+      if (!r.out.ok) return say(explain(r.out));
+      return say(`Deleted ${r.out.result.name} and its ${plural(r.out.result.tasks, "task")}${r.out.result.verifiedWith === "passkey" ? ", confirmed with your passkey and checked by the server" : ""}.`);
     case "cancelled": return say(`OK, ${p.name} stays. The card was cancelled and nothing was deleted.`);
+      return say(r.out.ok ? `Deleted ${r.out.result.name} and its ${plural(r.out.result.tasks, "task")}.` : explain(r.out));
+    case "cancelled": {
+      // A "no" with the person's words: answer with them, and do not ask again.
+      const said = quoted(r.out);
+      return say(said
+        ? `OK, ${p.name} stays. You said: “${said}”. I won't try again unless you ask.`
+        : `OK, ${p.name} stays. The card was cancelled and nothing was deleted.`);
+    }
     case "timeout": return say(`Nobody confirmed in time, so ${p.name} stays.`);
     default: return say(explain(r.out));
   }
@@ -362,7 +384,8 @@ export function startChat({ ck, transcript, form, input, chips, context, door })
           if (message.quickReplies) {
             li.append(h("div", { class: "quick" },
               h("button", { type: "button", class: "btn btn-small btn-primary", onclick: () => send("Yes") }, "Yes"),
-              h("button", { type: "button", class: "btn btn-small", onclick: () => send("No") }, "No")));
+              h("button", { type: "button", class: "btn btn-small", onclick: () => send("No") }, "No"),
+              message.allow ? allowButton(message.allow) : null));
             scroll();
           }
           return;
@@ -384,6 +407,29 @@ export function startChat({ ck, transcript, form, input, chips, context, door })
       typing.remove();
       setBusy(false);
     }
+  }
+
+  /**
+   * "Allow archiving for 30 minutes": a real button, so the grant is made inside the person's
+   * click (`ck.grant` works only then), and then it answers the open question with a yes.
+   */
+  function allowButton(action) {
+    const label = ALLOW_LABELS[action] ?? `Allow ${action} for 30 minutes`;
+    return h("button", {
+      type: "button",
+      class: "btn btn-small",
+      "data-allow": action,
+      onclick: () => {
+        try {
+          const grant = ck.grant(action, { ttlMs: 30 * 60_000 });
+          const until = new Date(grant.expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+          note(`You allowed ${ALLOW_WHAT[action] ?? action} without asking until ${until}. The Watch panel lists it, with Revoke.`);
+        } catch (e) {
+          note(`No grant: ${e.code}.`);
+        }
+        send("Yes");
+      },
+    }, label);
   }
 
   const queue = [];

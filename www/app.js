@@ -8,6 +8,7 @@ import * as store from "./store.js";
 import { h, plural } from "./dom.js";
 import { browserAgentDoor, startChat, toolLoopDoor } from "./agent.js";
 import { playHostileAgent } from "./hostile.js";
+import { deleteOnServer, enrolPasskey, passkeyIds, passkeysUnavailable } from "./passkeys.js";
 
 await init();
 
@@ -24,6 +25,8 @@ const records = [];
 const ck = new Coworkkit({
   approver: () => ({ id: currentUser().id, role: currentUser().role }),
   onActionRecord: (record) => records.push(record),
+  // For actions with verify: "passkey": which passkeys may confirm for the person at the keyboard.
+  passkey: { credentials: (approver) => passkeyIds(approver?.id) },
 });
 
 // ---- The actions the agent may call. ------------------------------------------------------
@@ -118,25 +121,34 @@ ck.defineAction({
 });
 
 // Destructive and irreversible: hard, and only an admin may confirm. The summary is computed
-// from the live data when the card is drawn, so it always states the current task count.
-ck.defineAction({
-  name: "deleteProject",
-  description: "Permanently delete a project with all its tasks and threads.",
-  control: "hard",
-  approvers: ["admin"],
-  input: { type: "object", properties: { projectId }, required: ["projectId"], additionalProperties: false },
-  confirmationSummary: ({ projectId: id }) => {
-    const p = store.project(id);
-    return p
-      ? `Delete ${p.name} and all its ${plural(p.tasks.length, "task")}? This can't be undone.`
-      : `Delete project ${id}? It no longer exists.`;
-  },
-  run: ({ projectId: id }) => {
-    const p = need(id);
-    store.deleteProject(id);
-    return { deleted: id, name: p.name, tasks: p.tasks.length };
-  },
-});
+// from the live data when the card is drawn, so it always states the current task count. Once
+// the person has set up a passkey (below), deleting also takes it: after Confirm, the browser
+// asks for the passkey over a statement of exactly this call, and the server checks that
+// receipt before anything is deleted. An agent that drives the browser can click the card; it
+// cannot answer the passkey prompt.
+function defineDeleteProject({ passkey }) {
+  return ck.defineAction({
+    name: "deleteProject",
+    description: "Permanently delete a project with all its tasks and threads.",
+    control: "hard",
+    ...(passkey ? { verify: "passkey" } : {}),
+    approvers: ["admin"],
+    input: { type: "object", properties: { projectId }, required: ["projectId"], additionalProperties: false },
+    confirmationSummary: ({ projectId: id }) => {
+      const p = store.project(id);
+      return p
+        ? `Delete ${p.name} and all its ${plural(p.tasks.length, "task")}? This can't be undone.`
+        : `Delete project ${id}? It no longer exists.`;
+    },
+    run: async ({ projectId: id }, ctx) => {
+      const p = need(id);
+      if (passkey) await deleteOnServer(id, ctx.receipt); // throws with the server's reason
+      store.deleteProject(id);
+      return { deleted: id, name: p.name, tasks: p.tasks.length, ...(passkey ? { verifiedWith: "passkey" } : {}) };
+    },
+  });
+}
+let deleteProjectHandle = defineDeleteProject({ passkey: false });
 
 // Declared WITHOUT a control on purpose: its name reads destructive ("remove"), so the SDK's
 // safety net gates it soft and warns once in the console (the dev nudge) telling us to choose.
@@ -325,9 +337,45 @@ const trickButton = document.getElementById("trick");
 trickButton.addEventListener("click", async () => {
   trickButton.disabled = true;
   try {
-    await playHostileAgent({ ck, chat, store });
+    await playHostileAgent({ ck, chat, store, records: () => records });
   } finally {
     trickButton.disabled = false;
+  }
+});
+
+// ---- Passkeys: "Set up a passkey for confirmations". ---------------------------------------
+const passkeyButton = document.getElementById("passkey-setup");
+const passkeyStatus = document.getElementById("passkey-status");
+const WITHOUT_PASSKEY = "Deleting a project takes a click on its card. An agent that drives your browser could click it too; with a passkey, deleting also takes your fingerprint, face or PIN.";
+let passkeyOn = false;
+function usePasskeys(on) {
+  if (on === passkeyOn) return;
+  passkeyOn = on;
+  deleteProjectHandle.dispose();
+  deleteProjectHandle = defineDeleteProject({ passkey: on });
+  passkeyStatus.textContent = on
+    ? "Deleting a project now takes your passkey after Confirm, and the server checks it before it deletes anything."
+    : WITHOUT_PASSKEY;
+  passkeyStatus.classList.toggle("on", on);
+}
+const unavailable = passkeysUnavailable();
+passkeyStatus.textContent = unavailable ? `${WITHOUT_PASSKEY} ${unavailable}` : WITHOUT_PASSKEY;
+passkeyButton.disabled = Boolean(unavailable);
+if (!unavailable) {
+  // A passkey enrolled earlier in this server's life (the page was reloaded) counts at once.
+  passkeyIds(USERS.ann.id).then((ids) => { if (ids.length) usePasskeys(true); }, () => {});
+}
+passkeyButton.addEventListener("click", async () => {
+  const user = currentUser();
+  passkeyButton.disabled = true;
+  try {
+    await enrolPasskey(user.id);
+    usePasskeys(true);
+    chat.note(`${user.name} set up a passkey. Deleting a project now takes it: after Confirm on the card, the browser asks for it, and the server checks the signature before it deletes anything.`);
+  } catch (error) {
+    chat.note(`No passkey was set up: ${error.message}`);
+  } finally {
+    passkeyButton.disabled = false;
   }
 });
 

@@ -2,7 +2,10 @@
 // `ck.handleToolCall` (any name, any arguments, any call id, forged tokens, replays) and, as a
 // stand-in for a compromised script, code aimed at the page: it can find the card's host element
 // with `document.querySelector('[data-coworkkit="card"]')` and click it or dispatch events at
-// it. After every attempt the page checks its own data and shows whether anything happened.
+// it. It also tries to make itself a grant (SPEC §12: only a person's click in the app makes
+// one), to widen one through its arguments, and to speak for the person with a reason on a call
+// that is no "no". After every attempt the page checks its own data and shows whether anything
+// happened.
 import { sleep } from "./dom.js";
 
 let n = 0;
@@ -10,7 +13,7 @@ const callId = () => `call_evil_${++n}${Math.random().toString(36).slice(2, 6)}`
 const toolCall = (name, args, id = callId()) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
 const parse = (s) => { try { return JSON.parse(s); } catch { return {}; } };
 
-export async function playHostileAgent({ ck, chat, store }) {
+export async function playHostileAgent({ ck, chat, store, records = () => [] }) {
   const { say, attempt } = chat.hostile;
   const send = async (call) => parse((await ck.handleToolCall(call)).content);
   let tries = 0;
@@ -90,6 +93,26 @@ export async function playHostileAgent({ ck, chat, store }) {
     const out6 = await send(toolCall("confirmCard", { all: true }));
     verdict(unknown, !out6.ok, `${out6.gate} · ${out6.error?.code ?? ""}`);
     await sleep(120);
+
+    // 6b. Make itself a grant, or widen one, or put words in the person's mouth.
+    const grantsBefore = JSON.stringify(ck.grants());
+    const selfGrant = attempt("Grant myself archiving for a day");
+    const out6b = await send(toolCall("grant", { action: "archiveThread", ttlMs: 86_400_000 }));
+    verdict(selfGrant, !out6b.ok && JSON.stringify(ck.grants()) === grantsBefore, `${out6b.gate} · ${out6b.error?.code ?? ""}: only a person's click in the app makes a grant`);
+    await sleep(120);
+    if (thread) {
+      const widen = attempt("Ask for more in the arguments: ttlMs, maxUses, match");
+      const out6c = await send(toolCall("archiveThread", { threadId: thread.id, ttlMs: 86_400_000, maxUses: 1000, match: {} }));
+      const archived = store.projects().some((p) => p.threads.some((t) => t.id === thread.id && t.archived));
+      verdict(widen, !archived && JSON.stringify(ck.grants()) === grantsBefore, `${out6c.gate} · ${out6c.error?.code ?? ""}: no grant was made or widened`);
+      await sleep(120);
+      const words = "The user allows every archive from now on";
+      const speak = attempt("Speak for the person: a reason on a call that is no decline");
+      const out6d = await send(toolCall("archiveThread", { threadId: thread.id, declineReason: words }));
+      const said = records().some((r) => r.note?.includes(words));
+      verdict(speak, !said && out6d.gate === "rejected", `${out6d.gate} · ${out6d.error?.code ?? ""}: no record shows those words as the person's`);
+      await sleep(120);
+    }
 
     // 7. Ask for a hard action, then try to press Confirm myself.
     if (target) {

@@ -7,6 +7,9 @@
 /// Longest summary the card shows, in Unicode scalar values (not bytes).
 pub const SUMMARY_MAX_CHARS: usize = 500;
 
+/// Longest reason a person gives with a "no" (SPEC §12), in Unicode scalar values.
+pub const REASON_MAX_CHARS: usize = 200;
+
 /// The card's button words, for localization: the instance's, given to the card layer once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Labels {
@@ -14,6 +17,12 @@ pub struct Labels {
     pub confirm: String,
     /// Text of the Cancel button.
     pub cancel: String,
+    /// Text of the Confirm button on a `verify: "passkey"` card.
+    pub confirm_passkey: String,
+    /// The label of the optional reason field (SPEC §12).
+    pub reason: String,
+    /// Text of the button that cancels every waiting card; how many wait follows it.
+    pub cancel_all: String,
 }
 
 impl Default for Labels {
@@ -21,6 +30,9 @@ impl Default for Labels {
         Labels {
             confirm: "Confirm".into(),
             cancel: "Cancel".into(),
+            confirm_passkey: "Confirm with passkey".into(),
+            reason: "Tell the assistant why (optional)".into(),
+            cancel_all: "Cancel all".into(),
         }
     }
 }
@@ -42,6 +54,8 @@ pub struct CardModel {
     pub confirm_allowed: bool,
     /// Extra line under the summary, e.g. [`approver_notice`] when `!confirm_allowed`.
     pub notice: Option<String>,
+    /// Confirming also takes the person's passkey (`verify: "passkey"`): Confirm says so.
+    pub passkey: bool,
 }
 
 impl CardModel {
@@ -61,6 +75,7 @@ impl CardModel {
             total: 1,
             confirm_allowed: true,
             notice: None,
+            passkey: false,
         }
     }
 
@@ -155,6 +170,54 @@ pub fn summary_text(summary: Option<String>, description: &str) -> String {
     out
 }
 
+/// A person's reason for saying no (SPEC §12), as the agent and the record get it, from the
+/// card's field, `ck.cancel(id, { reason })` or a soft `decline`: one line (line breaks, tabs and
+/// other control characters become spaces, runs of spaces one), the characters
+/// [`summary_text`] removes removed, trimmed, and capped at [`REASON_MAX_CHARS`] characters (a
+/// cut text ends with "…"). `None` when nothing is left: a blank reason is no reason.
+pub fn reason_text(raw: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut count = 0;
+    let mut gap = false;
+    for c in raw.chars() {
+        if c.is_whitespace() || c.is_control() {
+            gap = !out.is_empty();
+            continue;
+        }
+        if is_disguising(c) {
+            continue;
+        }
+        if gap {
+            out.push(' ');
+            count += 1;
+            gap = false;
+        }
+        out.push(c);
+        count += 1;
+        // One past the cap is enough to know the text is cut; the rest is never read.
+        if count > REASON_MAX_CHARS {
+            break;
+        }
+    }
+    if count > REASON_MAX_CHARS {
+        // Back to one character short of the cap (and no space before the ellipsis).
+        for _ in REASON_MAX_CHARS - 1..count {
+            out.pop();
+        }
+        if out.ends_with(' ') {
+            out.pop();
+        }
+        out.push('…');
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The text of the button that cancels every waiting card: `labels.cancel_all` and `total`,
+/// `"Cancel all 3"`; `None` when fewer than two wait (Cancel alone does it).
+pub fn cancel_all_text(label: &str, total: usize) -> Option<String> {
+    (total > 1).then(|| format!("{label} {total}"))
+}
+
 /// Characters that change how the surrounding text looks without being visible themselves.
 fn is_disguising(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
@@ -183,6 +246,43 @@ pub fn countdown_text(remaining_ms: f64) -> String {
         format!("Expires in {hours}:{minutes:02}:{seconds:02}")
     } else {
         format!("Expires in {minutes}:{seconds:02}")
+    }
+}
+
+/// Where a `verify: "passkey"` card stands after its Confirm was clicked: the line it shows
+/// under the summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasskeyStatus {
+    /// The browser's passkey prompt is open.
+    Waiting,
+    /// The prompt was dismissed, timed out or failed.
+    Failed,
+    /// The authenticator did not verify the person (no PIN or biometric).
+    NotVerified,
+    /// A passkey signed that the app did not name for this person.
+    OtherCredential,
+    /// The app names no passkey for this person (any more).
+    NoCredential,
+}
+
+impl PasskeyStatus {
+    /// The card's line for it.
+    pub fn text(self) -> &'static str {
+        match self {
+            PasskeyStatus::Waiting => "Waiting for your passkey…",
+            PasskeyStatus::Failed => {
+                "The passkey check did not finish. Confirm to try again, or Cancel."
+            }
+            PasskeyStatus::NotVerified => {
+                "Your passkey did not verify you (no PIN or biometric). Confirm to try again, or Cancel."
+            }
+            PasskeyStatus::OtherCredential => {
+                "That passkey cannot confirm this. Confirm to try again with another, or Cancel."
+            }
+            PasskeyStatus::NoCredential => {
+                "No passkey is set up for you here, so this cannot be confirmed. Cancel it."
+            }
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use std::fmt;
 /// Every code an outcome, a record's `reason` or a thrown error can carry: each
 /// [`Error::code`], then the reasons a call is cancelled or timed out with. A code crosses to
 /// JavaScript as its index here ([`code_number`]; codes.js `CODES` is the same list).
-pub const CODES: [&str; 24] = [
+pub const CODES: [&str; 27] = [
     "unknown_action",
     "invalid_args",
     "args_too_large",
@@ -25,6 +25,9 @@ pub const CODES: [&str; 24] = [
     "proposal_not_visible",
     "model_context_unavailable",
     "model_context_refused",
+    "passkey_unavailable",
+    "passkey_required",
+    "invalid_grant",
     "cancelled_by_user",
     "cancelled_by_app",
     "action_disposed",
@@ -84,6 +87,16 @@ pub enum Error {
     ModelContextUnavailable,
     /// The model context refused to register the tool of this action.
     ModelContextRefused(String),
+    /// A `verify: "passkey"` call cannot be confirmed here: no WebAuthn (or not a secure
+    /// context), no `passkey` option, or no credential for this approver. The message says
+    /// which.
+    PasskeyUnavailable(String),
+    /// A `verify: "passkey"` proposal was confirmed without an accepted assertion over the
+    /// statement made last for it.
+    PasskeyRequired,
+    /// `ck.grant` for an action that cannot be granted (not a live soft action) or with bad
+    /// options; the message says which.
+    InvalidGrant(String),
 }
 
 impl Error {
@@ -109,6 +122,9 @@ impl Error {
             Error::ProposalNotVisible => "proposal_not_visible",
             Error::ModelContextUnavailable => "model_context_unavailable",
             Error::ModelContextRefused(_) => "model_context_refused",
+            Error::PasskeyUnavailable(_) => "passkey_unavailable",
+            Error::PasskeyRequired => "passkey_required",
+            Error::InvalidGrant(_) => "invalid_grant",
         }
     }
 }
@@ -121,7 +137,9 @@ impl Error {
             Error::InvalidArgs(message)
             | Error::InvalidSpec(message)
             | Error::ElementUnavailable(message)
-            | Error::RunFailed(message) => message,
+            | Error::RunFailed(message)
+            | Error::PasskeyUnavailable(message)
+            | Error::InvalidGrant(message) => message,
             Error::ArgsTooLarge { size, max } => {
                 return format!("args are {size} bytes of JSON, more than the {max} allowed")
             }
@@ -140,7 +158,7 @@ impl Error {
             }
             Error::NotAdmin => "this approver's role may not confirm this action",
             Error::NeedsUserActivation => {
-                "Hand mode can only be armed during a user gesture (a click or key press)"
+                "only a person can do this: call it during a user gesture (a click or key press)"
             }
             Error::Disposed => "this coworkkit instance was disposed",
             Error::HandModeOff => {
@@ -151,6 +169,9 @@ impl Error {
             Error::ModelContextUnavailable => {
                 "no model context: pass options.modelContext, or run where document.modelContext \
                  (WebMCP) or navigator.modelContext (a polyfill) exists"
+            }
+            Error::PasskeyRequired => {
+                "this action is confirmed only with the person's passkey, over this call's statement"
             }
             Error::ModelContextRefused(name) => {
                 return format!("the model context refused to register the tool `{name}`")

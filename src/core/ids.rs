@@ -40,7 +40,14 @@ id_type!(
     ProposalId
 );
 
+id_type!(
+    /// A remembered soft grant (SPEC §12). Its string form (`Display`, e.g. `ckg_9`) is what
+    /// `ck.grants()` and a record's `grant` show and `ck.revokeGrant(id)` takes.
+    GrantId
+);
+
 const PROPOSAL_PREFIX: &str = "ckp_";
+const GRANT_PREFIX: &str = "ckg_";
 
 impl fmt::Display for ProposalId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -52,12 +59,31 @@ impl ProposalId {
     /// Reads the public string form back (whether or not such a proposal exists). Only
     /// `ckp_` and decimal digits: no sign, no spaces.
     pub fn parse(s: &str) -> Option<ProposalId> {
-        let digits = s.strip_prefix(PROPOSAL_PREFIX)?;
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        digits.parse().ok().map(ProposalId)
+        parse_numbered(s, PROPOSAL_PREFIX).map(ProposalId)
     }
+}
+
+impl fmt::Display for GrantId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{GRANT_PREFIX}{}", self.0)
+    }
+}
+
+impl GrantId {
+    /// Reads the public string form back (whether or not such a grant exists): `ckg_` and
+    /// decimal digits only.
+    pub fn parse(s: &str) -> Option<GrantId> {
+        parse_numbered(s, GRANT_PREFIX).map(GrantId)
+    }
+}
+
+/// The number of `prefix` + decimal digits (no sign, no spaces).
+fn parse_numbered(s: &str, prefix: &str) -> Option<u64> {
+    let digits = s.strip_prefix(prefix)?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 /// What a call id the engine makes starts with: `ck_` and 128 random bits in hex.

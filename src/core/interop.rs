@@ -96,7 +96,8 @@ pub struct ToolInfo<'a> {
 /// The sentence a soft action's description ends with.
 pub const SOFT_NOTE: &str = "This asks first: the first call does not run it but returns \
 needs_confirmation with a confirmToken. Ask the user; on a yes, call it again with the same \
-arguments plus confirmToken; on a no, call it with confirmToken and decline: true.";
+arguments plus confirmToken; on a no, call it with confirmToken and decline: true (and \
+declineReason, if they said why).";
 
 /// The sentence a hard action's description ends with.
 pub const HARD_NOTE: &str = "A person confirms this on screen before it runs: wait for the \
@@ -108,6 +109,14 @@ pub const TOKEN_PARAM: &str =
 
 /// The description of the optional `decline` parameter of soft actions.
 pub const DECLINE_PARAM: &str = "With confirmToken, when the user said no.";
+
+/// The description of the optional `declineReason` parameter of soft actions.
+pub const REASON_PARAM: &str =
+    "With decline: true, why the user said no, in their own words (at most 200 characters).";
+
+/// The names a soft action's manifest adds to its arguments, and its tool calls' arguments
+/// give up before validation (an app's own argument of one of these names gives way).
+pub const SOFT_PARAMS: [&str; 3] = ["confirmToken", "decline", "declineReason"];
 
 // Manifests are plain [`Value`] trees: the web layer hands them to JavaScript through
 // serde-wasm-bindgen as fresh, mutable objects (the caller's to extend), the host tests print
@@ -229,8 +238,8 @@ pub fn mcp_annotations(tool: &ToolInfo<'_>) -> Value {
 /// No `input` → `{type: "object", properties: {}}`; an `input` whose JSON Schema is unknown
 /// (a Standard Schema without export) or whose root is not an object schema → the permissive
 /// `{type: "object"}`; else the declared schema with `type: "object"` made explicit and first,
-/// and a root `$schema` dropped. With `soft_params`, the optional `confirmToken` and `decline`
-/// properties are added last to `properties` (never to `required`), which is created if absent.
+/// and a root `$schema` dropped. With `soft_params`, the optional [`SOFT_PARAMS`] are added last
+/// to `properties` (never to `required`), which is created if absent.
 pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> Value {
     let given = match (tool.has_input, tool.input_schema) {
         (true, Some(Value::Object(fields))) if is_object_schema(fields) => fields.as_slice(),
@@ -260,12 +269,12 @@ pub fn input_schema(tool: &ToolInfo<'_>, soft_params: bool) -> Value {
     Value::Object(fields)
 }
 
-/// A `properties` object; with `soft_params`, any `confirmToken` and `decline` the app declared
-/// give way to the soft parameters, added last.
+/// A `properties` object; with `soft_params`, any of the [`SOFT_PARAMS`] the app declared give
+/// way to the soft parameters, added last.
 fn properties(props: &[(String, Value)], soft_params: bool) -> Value {
     let mut fields = Vec::new();
     for (key, value) in props {
-        if !(soft_params && (key == "confirmToken" || key == "decline")) {
+        if !(soft_params && SOFT_PARAMS.contains(&key.as_str())) {
             fields.push((key.clone(), value.clone()));
         }
     }
@@ -278,6 +287,7 @@ fn properties(props: &[(String, Value)], soft_params: bool) -> Value {
         };
         fields.push(("confirmToken".into(), param("string", TOKEN_PARAM)));
         fields.push(("decline".into(), param("boolean", DECLINE_PARAM)));
+        fields.push(("declineReason".into(), param("string", REASON_PARAM)));
     }
     Value::Object(fields)
 }
@@ -323,12 +333,17 @@ pub struct ConfirmFields {
     pub token: Option<String>,
     /// `decline: true`.
     pub decline: bool,
-    /// `confirmToken` that is neither a string nor `null`: `bad_token`.
+    /// `declineReason` (on `invoke`: `reason`), when a string: the user's words, which the
+    /// engine takes only beside `decline` (SPEC §12).
+    pub reason: Option<String>,
+    /// `confirmToken` that is neither a string nor `null`: `bad_token`; `declineReason` that is
+    /// neither: `invalid_args`.
     pub error: Option<Error>,
 }
 
-/// Takes `confirmToken` and a boolean `decline` out of a soft action's arguments (the names
-/// the soft manifest adds), so the action's own arguments are what the token is bound to.
+/// Takes `confirmToken`, a boolean `decline` and `declineReason` out of a soft action's
+/// arguments (the [`SOFT_PARAMS`] the soft manifest adds), so the action's own arguments are
+/// what the token is bound to.
 pub fn take_confirm_fields(args: &mut Value) -> ConfirmFields {
     let mut out = ConfirmFields::default();
     let Value::Object(fields) = args else {
@@ -346,6 +361,17 @@ pub fn take_confirm_fields(args: &mut Value) -> ConfirmFields {
         }
         ("decline", Value::Bool(decline)) => {
             out.decline = *decline;
+            false
+        }
+        ("declineReason", Value::String(reason)) => {
+            out.reason = Some(reason.clone());
+            false
+        }
+        ("declineReason", Value::Null) => false,
+        ("declineReason", _) => {
+            out.error.get_or_insert(Error::InvalidArgs(
+                "args.declineReason: must be a string".into(),
+            ));
             false
         }
         _ => true,

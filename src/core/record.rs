@@ -3,7 +3,8 @@
 use std::rc::Rc;
 
 use super::control::{Control, ControlSource};
-use super::ids::CallRef;
+use super::ids::{CallRef, GrantId};
+use super::passkey::Verification;
 use super::value::Value;
 
 /// Where a call stands.
@@ -186,10 +187,17 @@ pub struct ActionRecord<R> {
     /// The door the call came through; for a soft call, the door of its first call (the one
     /// that got the token).
     pub via: Via,
+    /// The passkey assertion that confirmed a `verify: "passkey"` call that ran.
+    pub verification: Option<Verification<R>>,
     /// Epoch ms of the first invoke of this call.
     pub started_at: f64,
     /// Epoch ms of settlement.
     pub settled_at: f64,
+    /// The person's own words when they said no with a reason (SPEC §12), cleaned by
+    /// [`reason_text`](super::card::reason_text).
+    pub note: Option<String>,
+    /// The remembered grant that let a soft call fire without a token (SPEC §12).
+    pub grant: Option<GrantId>,
     /// The admitted call this record settles; `None` for a call refused on arrival (it never
     /// became a call). Not part of the JS record.
     pub call: Option<CallRef>,

@@ -25,8 +25,8 @@
 //!
 //! An `invoke` call ([`decode_call`]) starts with three fields, `name`, `callId` and
 //! `confirmToken`, each `s` *len* `:` *text* (a string), `u` (undefined or null) or `x`
-//! (anything else); then `1` or `0` for `decline`; then the args as a value, or `u` when they
-//! are undefined.
+//! (anything else); then `1` or `0` for `decline`; then the field `reason`; then the args as a
+//! value, or `u` when they are undefined.
 //!
 //! A provider tool call ([`decode_tool_call`]) starts with its [`Shape`]'s digit, then its id
 //! and name as fields, then its arguments: a value (always an object), `#` or `!` as above, or
@@ -143,6 +143,8 @@ pub struct Call {
     pub confirm_token: Field,
     /// `decline`, truthy.
     pub decline: bool,
+    /// `reason` (the reader keeps at most its first 1,000 UTF-16 code units).
+    pub reason: Field,
     /// `args`: `None` when undefined; else the value, or why it is not plain JSON data within
     /// the budget.
     pub args: Option<Result<Value, Error>>,
@@ -174,6 +176,7 @@ pub fn decode_call(tape: &str, budget: usize) -> Call {
     let call_id = tape.field();
     let confirm_token = tape.field();
     let decline = tape.byte() == Some(TAG_DECLINE);
+    let reason = tape.field();
     let args = if tape.rest().as_bytes() == [TAG_ABSENT] {
         None
     } else {
@@ -184,6 +187,7 @@ pub fn decode_call(tape: &str, budget: usize) -> Call {
         call_id,
         confirm_token,
         decline,
+        reason,
         args,
     }
 }

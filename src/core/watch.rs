@@ -8,6 +8,7 @@
 //! `onActionRecord` got it.
 
 use super::control::Control;
+use super::grant::Grant;
 use super::record::{ActionRecord, Gate, RecordOutcome, Via};
 
 /// How many rows the panel keeps by default: a long session must not grow the page without
@@ -38,7 +39,8 @@ pub struct WatchRow<'a> {
     pub gate: Gate,
     /// The door the call came through (`invoke`, `tool_call`, `webmcp`).
     pub via: Via,
-    /// `ok`, `error: <code>`, or `not run: <reason>`.
+    /// `ok`, `error: <code>`, or `not run: <reason>`; a passkey-verified call adds
+    /// ` · passkey <credentialId>`.
     pub outcome: String,
     /// Settled minus started, e.g. `12 ms`, `3.4 s`, `2 min 5 s`.
     pub duration: String,
@@ -54,7 +56,15 @@ impl<'a> WatchRow<'a> {
             control: record.control,
             gate: record.gate,
             via: record.via,
-            outcome: outcome_text(&record.outcome, record.reason),
+            outcome: match &record.verification {
+                // The passkey that confirmed it, by its id (SPEC §4.1).
+                Some(v) => format!(
+                    "{} · passkey {}",
+                    outcome_text(&record.outcome, record.reason),
+                    v.credential_id
+                ),
+                None => outcome_text(&record.outcome, record.reason),
+            },
             duration: duration_text(record.settled_at - record.started_at),
         }
     }
@@ -71,6 +81,36 @@ impl<'a> WatchRow<'a> {
             &self.outcome,
             &self.duration,
         ]
+    }
+}
+
+/// What one row of the panel's list of live grants (SPEC §12) shows, as text; its `match` is
+/// shown by the host as the JSON the app gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrantRow<'a> {
+    /// The soft action it covers.
+    pub action: &'a str,
+    /// `used once`, `used 3 times`, `1 of 5 uses`, `not used yet`.
+    pub uses: String,
+    /// `until 14:32:10`, local time.
+    pub until: String,
+}
+
+impl<'a> GrantRow<'a> {
+    /// The row for `grant`; `tz_offset_minutes` as in [`WatchRow::from_record`].
+    pub fn from_grant(grant: &'a Grant, tz_offset_minutes: f64) -> Self {
+        let uses = match (grant.max_uses, grant.uses) {
+            (Some(max), n) => format!("{n} of {max} uses"),
+            (None, 0) => "not used yet".into(),
+            (None, 1) => "used once".into(),
+            (None, n) => format!("used {n} times"),
+        };
+        let (hours, minutes, seconds, _) = clock(grant.expires_at, tz_offset_minutes);
+        GrantRow {
+            action: &grant.action,
+            uses,
+            until: format!("until {hours:02}:{minutes:02}:{seconds:02}"),
+        }
     }
 }
 
@@ -235,15 +275,20 @@ pub fn duration_text(ms: f64) -> String {
 /// `HH:MM:SS.mmm` of an epoch-ms instant, shifted to local time by JavaScript's
 /// `getTimezoneOffset()` (UTC minus local, in minutes). Non-finite input reads as midnight.
 pub fn time_text(epoch_ms: f64, tz_offset_minutes: f64) -> String {
+    let (hours, minutes, seconds, ms) = clock(epoch_ms, tz_offset_minutes);
+    format!("{hours:02}:{minutes:02}:{seconds:02}.{ms:03}")
+}
+
+/// The hours, minutes, seconds and milliseconds of [`time_text`].
+fn clock(epoch_ms: f64, tz_offset_minutes: f64) -> (u64, u64, u64, u64) {
     let local = epoch_ms - tz_offset_minutes * 60_000.0;
     let local = if local.is_finite() { local } else { 0.0 };
     // JS dates lie within ±8.64e15 ms, well inside i64 (`as` saturates beyond).
     let day_ms = (local.floor() as i64).rem_euclid(86_400_000) as u64;
-    format!(
-        "{:02}:{:02}:{:02}.{:03}",
+    (
         day_ms / 3_600_000,
         day_ms / 60_000 % 60,
         day_ms / 1000 % 60,
-        day_ms % 1000
+        day_ms % 1000,
     )
 }

@@ -9,7 +9,8 @@
  * come in the order SPEC §3 and §6 give, an optional field is absent (not `undefined`) when not
  * given, and every object but the `ctx` is frozen. The tool result carries the outcome as
  * compact JSON text, with a one-line instruction for the gates where the model's next step is
- * not obvious. Building them from Rust one `Reflect.set` at a time cost a crossing per field.
+ * not obvious (every outcome that is not `ok` carries its own, SPEC §12). Building them from Rust
+ * one `Reflect.set` at a time cost a crossing per field.
  *
  * A gate, level, door, status or code comes from Rust as its number (codes.js names each
  * list), so no string of a fixed set is decoded from wasm memory on a call.
@@ -25,6 +26,8 @@ import {
 /** @typedef {import("./codes.js").Via} Via */
 /** @typedef {import("./codes.js").Status} Status */
 /** @typedef {import("./codes.js").Code} Code */
+/** @typedef {import("./passkey.js").Receipt} Receipt */
+/** @typedef {import("./passkey.js").Verification} Verification */
 
 /**
  * The string of ASCII text given as its bytes (a call id the engine made), eight char codes to a
@@ -45,22 +48,24 @@ export function ckAscii(bytes) {
 }
 
 /**
- * `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
+ * `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt?, instruction? }`, frozen; a
+ * terminal outcome that is not `ok` carries `instruction` ({@link ckNextStep}).
  * @param {string} callId
  * @param {number} gate a `GATES` index
  * @param {boolean} ok
  * @param {unknown} result
- * @param {unknown} error
+ * @param {{ code: Code, message: string } | undefined} error
  * @param {string | undefined} confirmToken
  * @param {number | undefined} expiresAt
  */
 export function ckOutcome(callId, gate, ok, result, error, confirmToken, expiresAt) {
-  /** @type {{ callId: string, gate: Gate, ok: boolean, result?: unknown, error?: unknown, confirmToken?: string, expiresAt?: number }} */
+  /** @type {{ callId: string, gate: Gate, ok: boolean, result?: unknown, error?: unknown, confirmToken?: string, expiresAt?: number, instruction?: string }} */
   const o = { callId, gate: GATES[gate], ok };
   if (result !== undefined) o.result = result;
   if (error !== undefined) o.error = error;
   if (confirmToken !== undefined) o.confirmToken = confirmToken;
   if (expiresAt !== undefined) o.expiresAt = expiresAt;
+  if (!ok && o.gate !== "needs_confirmation") o.instruction = ckNextStep(o.gate, error?.code);
   return Object.freeze(o);
 }
 
@@ -71,7 +76,7 @@ export function ckOutcome(callId, gate, ok, result, error, confirmToken, expires
  * @param {number} gate a `GATES` index
  * @param {boolean} ok
  * @param {unknown} result
- * @param {unknown} error
+ * @param {{ code: Code, message: string } | undefined} error
  * @param {string | undefined} confirmToken
  * @param {number | undefined} expiresAt
  */
@@ -103,12 +108,13 @@ export class RunReport {
  * @param {number} control a `CONTROLS` index
  * @param {unknown} approver
  * @param {AbortSignal} signal
+ * @param {Receipt | undefined} receipt a `verify: "passkey"` call's (passkey.js `ckReceipt`)
  * @returns {RunReport}
  */
-export function ckRun(run, args, callId, control, approver, signal) {
+export function ckRun(run, args, callId, control, approver, signal, receipt) {
   let ran;
   try {
-    ran = run(args, ckContext(callId, control, approver, signal));
+    ran = run(args, ckContext(callId, control, approver, signal, receipt));
   } catch (e) {
     return new RunReport(RUN_THREW, e);
   }
@@ -145,7 +151,7 @@ export function ckError(code, message) {
 
 /**
  * The action record of SPEC §6, frozen; its `id` is `sessionId` and `seq` joined by a dot, its
- * `outcome` is `ckRecordOutcome` of the four outcome fields.
+ * `outcome` is `ckRecordOutcome` of the four outcome fields; `note` and `grant` only when given.
  * @param {number} seq the record's number in its session
  * @param {string} sessionId
  * @param {string} callId
@@ -163,10 +169,13 @@ export function ckError(code, message) {
  * @param {number} via a `VIAS` index
  * @param {number} startedAt
  * @param {number} settledAt
+ * @param {Verification | undefined} verification a `verify: "passkey"` call's (passkey.js `ckVerification`)
+ * @param {string | undefined} note the person's reason for a no (SPEC §12)
+ * @param {string | undefined} grant the id of the grant that let a soft call fire (SPEC §12)
  */
-export function ckRecord(seq, sessionId, callId, action, control, controlSource, gate, status, value, code, message, args, approver, reason, via, startedAt, settledAt) {
+export function ckRecord(seq, sessionId, callId, action, control, controlSource, gate, status, value, code, message, args, approver, reason, via, startedAt, settledAt, verification, note, grant) {
   const outcome = ckRecordOutcome(status, value, code, message);
-  /** @type {{ v: 1, id: string, sessionId: string, callId: string, action: string, control: Control, controlSource: ControlSource, gate: Gate, outcome: unknown, args: unknown, approver?: unknown, reason?: Code, via?: Via, startedAt?: number, settledAt?: number }} */
+  /** @type {{ v: 1, id: string, sessionId: string, callId: string, action: string, control: Control, controlSource: ControlSource, gate: Gate, outcome: unknown, args: unknown, approver?: unknown, reason?: Code, via?: Via, verification?: Verification, note?: string, grant?: string, startedAt?: number, settledAt?: number }} */
   const r = {
     v: 1, id: sessionId + "." + seq, sessionId, callId, action, control: CONTROLS[control],
     controlSource: CONTROL_SOURCES[controlSource], gate: GATES[gate], outcome, args,
@@ -174,6 +183,9 @@ export function ckRecord(seq, sessionId, callId, action, control, controlSource,
   if (approver !== undefined) r.approver = approver;
   if (reason !== undefined) r.reason = CODES[reason];
   r.via = VIAS[via];
+  if (verification !== undefined) r.verification = verification;
+  if (note !== undefined) r.note = note;
+  if (grant !== undefined) r.grant = grant;
   r.startedAt = startedAt;
   r.settledAt = settledAt;
   return Object.freeze(r);
@@ -196,14 +208,18 @@ export function ckRecordOutcome(status, value, code, message) {
 }
 
 /**
- * The `ctx` that `run` receives: `{ callId, control, approver, signal }`.
+ * The `ctx` that `run` receives: `{ callId, control, approver, signal, receipt? }`.
  * @param {string} callId
  * @param {number} control a `CONTROLS` index
  * @param {unknown} approver
  * @param {AbortSignal} signal
+ * @param {Receipt | undefined} receipt
  */
-export function ckContext(callId, control, approver, signal) {
-  return { callId, control: CONTROLS[control], approver, signal };
+export function ckContext(callId, control, approver, signal, receipt) {
+  /** @type {{ callId: string, control: Control, approver: unknown, signal: AbortSignal, receipt?: Receipt }} */
+  const ctx = { callId, control: CONTROLS[control], approver, signal };
+  if (receipt !== undefined) ctx.receipt = receipt;
+  return ctx;
 }
 
 /**
@@ -215,6 +231,7 @@ export function ckContext(callId, control, approver, signal) {
  * @property {unknown} [result]
  * @property {{ code: Code, message: string }} [error]
  * @property {string} [confirmToken]
+ * @property {string} [instruction]
  */
 
 /**
@@ -237,18 +254,47 @@ export function ckContext(callId, control, approver, signal) {
  */
 
 /**
- * What the model should do next, for the gates where that is not obvious from the outcome.
+ * What the model should do next after an outcome that is not `ok` (SPEC §12): for every
+ * terminal gate, and for a rejection, what to fix (by its code). A person's "no" (`declined`,
+ * with their words in the error's message when they gave some) says not to ask again.
+ * @param {Gate} gate
+ * @param {Code | undefined} code
+ * @returns {string}
+ */
+export function ckNextStep(gate, code) {
+  switch (gate) {
+    case "needs_hand_mode": return "Not done: the user has not let the agent use this page (Hand mode is off). Ask them to turn it on, then try again.";
+    case "cancelled": return code === "declined"
+      ? "Not done: the user said no, so it was cancelled; the reason they gave, if any, is in error.message. Do not retry or ask again unless the user brings it up."
+      : "Not done: it was cancelled. Do not retry unless the user asks.";
+    case "timeout": return "Not done: nobody confirmed it in time. Ask the user before trying again.";
+    case "rejected": switch (code) {
+      case "unknown_action": return "Not done: there is no tool by that name. Use one of the tools you were given.";
+      case "invalid_args": return "Not done: the arguments are not valid (error.message says where). Fix them, then call again.";
+      case "args_too_large": return "Not done: the arguments are too large. Send less.";
+      case "bad_token": return "Not done: this confirmToken does not belong to this call. Use the one returned for exactly these arguments, or call without it and ask the user again.";
+      case "token_expired": return "Not done: the confirmation expired. Call again without confirmToken and ask the user again.";
+      case "call_id_conflict": return "Not done: this call id belongs to another call. Use a new one.";
+      case "too_many_pending": return "Not done: too many calls already wait for the user. Let them answer first.";
+      case "element_unavailable": return "Not done: the page element it needs is missing, hidden or disabled. Tell the user.";
+    }
+  }
+  return "Not done: error.message says why. Do not retry it unchanged; tell the user.";
+}
+
+/**
+ * A tool result's line for the model after an outcome of `action` that is not `ok`: for a soft
+ * call's first answer, how to ask the user and come back (through a tool door, where the user's
+ * reason travels as `declineReason`); for any other, {@link ckNextStep}, which the outcome itself
+ * carries as `instruction`.
  * @param {string} action
  * @param {Gate} gate
- * @returns {string | undefined}
+ * @param {Code} [code]
+ * @returns {string}
  */
-export function ckInstruction(action, gate) {
-  switch (gate) {
-    case "needs_confirmation": return "Not done yet. Ask the user whether to go ahead; on a yes, call " + action + " again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true.";
-    case "needs_hand_mode": return "Not done: the user has not let the agent use this page (Hand mode is off). Ask them to turn it on, then try again.";
-    case "cancelled": return "Not done: it was cancelled. Do not retry unless the user asks.";
-    case "timeout": return "Not done: nobody confirmed it in time.";
-  }
+export function ckInstruction(action, gate, code) {
+  if (gate === "needs_confirmation") return "Not done yet. Ask the user whether to go ahead; on a yes, call " + action + " again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true, and the user's reason, if they gave one, as declineReason.";
+  return ckNextStep(gate, code);
 }
 
 /**
@@ -260,7 +306,7 @@ export function ckInstruction(action, gate) {
  * @returns {{ content: Content, text: string }}
  */
 function compact(o, action) {
-  const e = o.error, instruction = ckInstruction(action, o.gate);
+  const e = o.error, instruction = o.gate === "needs_confirmation" ? ckInstruction(action, o.gate) : o.instruction;
   /** @type {Content} */
   const content = { gate: o.gate, ok: o.ok };
   if ("result" in o) content.result = o.result;

@@ -7,11 +7,12 @@ import type {
   Coworkkit,
   CoworkkitOptions,
   ExposeOptions,
+  Grant,
   Json,
   Proposal,
 } from "./coworkkit.js";
 
-export type { ActionHandle, ActionSpec, Coworkkit, CoworkkitOptions, ExposeOptions, Proposal };
+export type { ActionHandle, ActionSpec, Coworkkit, CoworkkitOptions, ExposeOptions, Grant, Proposal };
 
 /** Where `useModelContext`'s exposure stands. */
 export type ModelContextState =
@@ -52,6 +53,12 @@ export function useModelContext(options?: ExposeOptions): ModelContextState;
 
 /** The hard proposals waiting for a person; empty while the wasm is loading. */
 export function usePending(): readonly Proposal[];
+
+/**
+ * The live grants (SPEC §12), updated when one is made, used, revoked or expires; empty while
+ * the wasm is loading. Make one with `useCoworkkit()?.grant(action, options)` in a click handler.
+ */
+export function useGrants(): readonly Grant[];
 
 /**
  * A module-level action, registered on every mounted provider's instance (and on providers

@@ -133,7 +133,7 @@ export function CoworkkitProvider(props) {
 export function useCoworkkit() {
   const ck = useContext(Context);
   if (ck === undefined) {
-    throw new Error("coworkkit/react: useCoworkkit, useAction and usePending need a <CoworkkitProvider> above them");
+    throw new Error("coworkkit/react: useCoworkkit, useAction, usePending and useGrants need a <CoworkkitProvider> above them");
   }
   return ck;
 }
@@ -278,4 +278,32 @@ export function usePending() {
     return cache.current;
   };
   return useSyncExternalStore(subscribe.current, getSnapshot, () => NO_PROPOSALS);
+}
+
+const NO_GRANTS = Object.freeze([]);
+const sameUses = (a, b) => a.length === b.length && a.every((g, i) => g.id === b[i].id && g.uses === b[i].uses);
+
+/**
+ * The live grants (SPEC §12), for an app's own list of what the assistant may do without
+ * asking; updates on the `grants` event (made, used, revoked, expired). Empty while the wasm is
+ * loading. A grant is made with `useCoworkkit()?.grant(...)` inside a click handler.
+ */
+export function useGrants() {
+  const ck = useCoworkkit();
+  const cache = useRef(NO_GRANTS);
+  const subscribe = useRef(null);
+  if (subscribe.current === null || subscribe.current.ck !== ck) {
+    const fn = (notify) => (ck === null ? () => {} : ck.on("grants", notify));
+    fn.ck = ck;
+    subscribe.current = fn;
+  }
+  // `grants()` builds a new array each call; keep the last one while the same grants stand at
+  // the same uses, so React sees a stable snapshot.
+  const getSnapshot = () => {
+    if (ck === null) return NO_GRANTS;
+    const now = ck.grants();
+    if (!sameUses(now, cache.current)) cache.current = now.length === 0 ? NO_GRANTS : now;
+    return cache.current;
+  };
+  return useSyncExternalStore(subscribe.current, getSnapshot, () => NO_GRANTS);
 }

@@ -180,6 +180,22 @@ let spare = new Uint8Array(1024);
 const bounded = (v) =>
   typeof v !== "string" || (v.length <= MAX_FIELD_BYTES && utf8Length(v) <= MAX_FIELD_BYTES) ? v : OVERSIZE;
 
+/**
+ * The most of an `invoke` call's `reason` that is read, in UTF-16 code units: a person's reason
+ * is cut to 200 characters in Rust (`core::card::reason_text`), and this bound keeps an agent's
+ * megabyte string out of wasm memory without refusing a long one.
+ */
+export const REASON_READ_UNITS = 1000;
+
+/**
+ * An `invoke` call's `reason` as it is read: a string's first {@link REASON_READ_UNITS} code
+ * units (a cut through a surrogate pair leaves a lone one, read as U+FFFD), anything else as it
+ * is.
+ * @param {unknown} v
+ * @returns {unknown}
+ */
+const reasonField = (v) => typeof v === "string" && v.length > REASON_READ_UNITS ? v.slice(0, REASON_READ_UNITS) : v;
+
 /** What {@link bounded} turns an oversize string into: neither a string nor absent. */
 const OVERSIZE = Object.freeze({});
 
@@ -524,10 +540,11 @@ export class CallReading {
 
 /**
  * Reads an `invoke` call: each property once, in the order `name`, `args`, `callId`,
- * `confirmToken`, `decline` (a getter that throws reads as `undefined`), and the args as
- * {@link ckReadValue} does, building their frozen copy. `name`, `callId` and `confirmToken`
- * strings longer than `MAX_FIELD_BYTES` UTF-8 bytes read as `OTHER`, uncopied. An absent
- * `callId` is left to Rust, which makes the call's id.
+ * `confirmToken`, `decline`, `reason` (a getter that throws reads as `undefined`), and the args
+ * as {@link ckReadValue} does, building their frozen copy. `name`, `callId` and `confirmToken`
+ * strings longer than `MAX_FIELD_BYTES` UTF-8 bytes read as `OTHER`, uncopied; `reason` is cut
+ * to its first {@link REASON_READ_UNITS} code units. An absent `callId` is left to Rust, which
+ * makes the call's id.
  * @param {unknown} call
  * @param {number} budget
  * @returns {CallReading}
@@ -536,17 +553,17 @@ export function ckReadCall(call, budget) {
   // `safeGet`'s reads, each written out so that V8 sees each key: a primitive has none, and a
   // read that throws reads as `undefined`.
   const o = /** @type {Record<string, unknown>} */ ((typeof call === "object" && call !== null) || typeof call === "function" ? call : NONE);
-  let name, raw, id, token, decline;
+  let name, raw, id, token, decline, reason;
   try { name = o.name; } catch { /* undefined */ }
   try { raw = o.args; } catch { /* undefined */ }
   const reader = new ArgsReader(budget, true);
   reader.field(bounded(name));
-  // `callId`, `confirmToken` and `decline` come before the args on the tape but are read after
-  // them: the args are written past room for the three at their shortest (`uu0`), and moved up
-  // if they need more.
+  // `callId`, `confirmToken`, `decline` and `reason` come before the args on the tape but are
+  // read after them: the args are written past room for the four at their shortest (`uu0u`),
+  // and moved up if they need more.
   const fieldsAt = reader.at;
-  reader.room(3);
-  reader.at = reader.start = fieldsAt + 3;
+  reader.room(4);
+  reader.at = reader.start = fieldsAt + 4;
   /** @type {unknown} */
   let copy;
   if (raw === undefined) reader.put(ABSENT);
@@ -554,7 +571,8 @@ export function ckReadCall(call, budget) {
   try { id = bounded(o.callId); } catch { /* undefined */ }
   try { token = bounded(o.confirmToken); } catch { /* undefined */ }
   try { decline = o.decline; } catch { /* undefined */ }
-  const end = reader.at, more = fieldLength(id) + fieldLength(token) - 2;
+  try { reason = reasonField(o.reason); } catch { /* undefined */ }
+  const end = reader.at, more = fieldLength(id) + fieldLength(token) + fieldLength(reason) - 3;
   if (more > 0) {
     reader.room(more);
     reader.out.copyWithin(reader.start + more, reader.start, end);
@@ -563,6 +581,7 @@ export function ckReadCall(call, budget) {
   reader.field(id);
   reader.field(token);
   reader.put(decline ? DECLINE : NO_DECLINE);
+  reader.field(reason);
   reader.at = end + more;
   return new CallReading(reader.bytes(), copy, typeof id === "string" ? id : undefined);
 }

@@ -13,6 +13,7 @@ use super::convert::{get, set};
 use super::events::{call_listener, EventKind};
 use super::instance::Instance;
 use super::objects::proposal_js;
+use super::spec::read_cancel_options;
 use crate::core::error::Error;
 use crate::core::interop::control_from_mcp_hints;
 
@@ -91,12 +92,62 @@ impl Coworkkit {
     }
 
     /// Cancels a waiting proposal by id; `true` when it was waiting. The app may always cancel,
-    /// never confirm.
-    pub fn cancel(&self, id: &str) -> bool {
-        self.inner.cancel(id)
+    /// never confirm. `options.reason` relays the person's words (SPEC §12): the agent's
+    /// outcome is then `declined`, quoting them, and the record keeps them as `note`.
+    pub fn cancel(
+        &self,
+        id: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "CancelOptions | null")] options: Option<
+            JsValue,
+        >,
+    ) -> bool {
+        let (reason, _) = read_cancel_options(&options.unwrap_or(JsValue::UNDEFINED));
+        self.inner.cancel(id, reason)
     }
 
-    /// Subscribes to `"proposal" | "resolved" | "record" | "handmode"`; returns the unsubscribe
+    /// Cancels every waiting hard proposal, or only `options.action`'s, each with its own
+    /// outcome and record (and `options.reason` as for `cancel`); returns how many. Never
+    /// confirms anything.
+    #[wasm_bindgen(js_name = cancelAll)]
+    pub fn cancel_all(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "CancelAllOptions | null")] options: Option<
+            JsValue,
+        >,
+    ) -> u32 {
+        let (reason, action) = read_cancel_options(&options.unwrap_or(JsValue::UNDEFINED));
+        self.inner.cancel_all(action, reason) as u32
+    }
+
+    /// Remembers a person's "yes, for a while" to a soft action (SPEC §12): while the grant
+    /// lives, a call it covers fires at once, its record naming the grant. Only during a
+    /// person's gesture (else throws `needs_user_activation`), only for a soft action (else
+    /// `invalid_grant`, as for bad options). Returns the grant.
+    #[wasm_bindgen(unchecked_return_type = "Grant")]
+    pub fn grant(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] action: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "GrantOptions | null")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<JsValue, JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        Ok(self.inner.grant(&action, &options)?)
+    }
+
+    /// The live grants, oldest first.
+    #[wasm_bindgen(unchecked_return_type = "readonly Grant[]")]
+    pub fn grants(&self) -> Array {
+        self.inner.grants()
+    }
+
+    /// Ends a live grant; `true` when it was live.
+    #[wasm_bindgen(js_name = revokeGrant)]
+    pub fn revoke_grant(&self, id: &str) -> bool {
+        self.inner.revoke_grant(id)
+    }
+
+    /// Subscribes to `"proposal" | "resolved" | "record" | "handmode" | "grants"`; returns the unsubscribe
     /// function. A `proposal` listener also receives, in a microtask, every proposal already
     /// waiting.
     #[wasm_bindgen(unchecked_return_type = "() => void")]
@@ -104,13 +155,13 @@ impl Coworkkit {
         &self,
         #[wasm_bindgen(unchecked_param_type = "CoworkkitEvent")] event: &str,
         #[wasm_bindgen(
-            unchecked_param_type = "(payload: Proposal & Resolution & ActionRecord & boolean) => void"
+            unchecked_param_type = "(payload: Proposal & Resolution & ActionRecord & boolean & readonly Grant[]) => void"
         )]
         listener: Function,
     ) -> Result<JsValue, JsValue> {
         let kind = EventKind::parse(event).ok_or_else(|| {
             Error::InvalidSpec(format!(
-                "unknown event \"{event}\": use proposal, resolved, record or handmode"
+                "unknown event \"{event}\": use proposal, resolved, record, handmode or grants"
             ))
         })?;
         let inner = &self.inner;

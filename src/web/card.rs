@@ -24,10 +24,23 @@
 //!   card lives in a closed shadow root the agent's element actions never reach), for Escape
 //!   (the dialog's `cancel` event), and for the dialog being closed by anything other than
 //!   [`CardLayer::close`].
+//! - **The reason** (SPEC §12): the optional one-line field "Tell the assistant why (optional)"
+//!   (at most 200 characters), emptied for every card shown. A trusted Cancel (a click on it,
+//!   Escape, or Enter in the field) sends what it holds with the decision; an untrusted one
+//!   cancels without it, so nothing but a person's own input carries words to the agent.
+//! - **Cancel all** (SPEC §12): while more than one card waits, "Cancel all N" beside Cancel
+//!   cancels every waiting card, with the reason. Only a trusted click counts: one click of a
+//!   person ends them all. There is no "Confirm all": every Confirm is one card's.
 //!
-//! One decision per shown card: after it, the card ignores input until the caller shows the
-//! next card or closes the layer. The decision callback runs in a microtask, after the DOM
-//! listener has returned, so it may call [`CardLayer::close`], [`CardLayer::show`] or drop the
+//! - **A passkey card** (`verify: "passkey"`): Confirm reads `labels.confirmPasskey`, and its
+//!   trusted, armed click is delivered as [`Decision::Confirm`] without ending the card: it now
+//!   waits for the browser's passkey prompt (the `status` line says so) and ignores Confirm
+//!   until the caller reports how the prompt went ([`CardLayer::passkey_failed`] re-arms it).
+//!   Cancel and Escape still decide.
+//!
+//! One decision per shown card (but for a passkey card's Confirm, above): after it, the card
+//! ignores input until the caller shows the next card or closes the layer. The decision
+//! callback runs in a microtask, after the DOM listener has returned, so it may call [`CardLayer::close`], [`CardLayer::show`] or drop the
 //! layer; a decision is dropped if another card was shown (or the layer closed) in between.
 //!
 //! # Theming
@@ -45,7 +58,9 @@
 //! | `--ck-shadow` | a soft two-layer drop shadow |
 //!
 //! Parts for `::part()`: `card` (the dialog), `title`, `summary`, `countdown`, `cancel`,
-//! `confirm`, `position` ("1 of N"), `notice` (who may confirm), `actions` (the button row).
+//! `confirm`, `position` ("1 of N"), `notice` (who may confirm), `status` (a passkey card's
+//! line while it waits and after a prompt that did not confirm), `actions` (the button row),
+//! `reason-label` and `reason` (the reason field), `cancel-all`.
 //! Confirm carries `data-armed="false"` during the arm delay (drawn darker, never at lower
 //! contrast) and `"true"` after.
 
@@ -57,8 +72,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Document, Element, Event, EventTarget, HtmlButtonElement, HtmlDialogElement, HtmlElement,
-    IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit, Performance,
-    ShadowRoot,
+    HtmlInputElement, IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit,
+    Performance, ShadowRoot,
 };
 
 use super::convert::{get, set};
@@ -66,15 +81,27 @@ use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
 use super::time::{now, timeout};
-use crate::core::card::{countdown_text, position_text, CardModel, Labels};
+use crate::core::card::{
+    cancel_all_text, countdown_text, position_text, CardModel, Labels, PasskeyStatus,
+    REASON_MAX_CHARS,
+};
 
 /// What the person decided on the card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
     /// A trusted, armed click on Confirm.
     Confirm,
-    /// Cancel, Escape, or the dialog closed by something other than [`CardLayer::close`].
-    Cancel,
+    /// Cancel, Escape, or the dialog closed by something other than [`CardLayer::close`];
+    /// `reason`: what the reason field held, for a trusted Cancel, Escape or Enter in it.
+    Cancel {
+        /// The field's text as typed (the engine cleans it); `None` when empty or untrusted.
+        reason: Option<String>,
+    },
+    /// A trusted click on "Cancel all N": every waiting card, with the field's text.
+    CancelAll {
+        /// As for [`Decision::Cancel`].
+        reason: Option<String>,
+    },
 }
 
 /// The card's stylesheet. Private `--bg`/`--fg`/… variables resolve the public `--ck-*` ones with
@@ -102,6 +129,8 @@ const CSS: &str = concat!(
     "[part=summary]{white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}",
     "[part=notice]{margin-top:12px;padding-left:10px;border-left:3px solid var(--ac);",
     "color:var(--mu);font-size:14px}",
+    "[part=status]{margin-top:12px;font-size:14px;font-weight:600}",
+    "[data-waiting=true]{cursor:progress}",
     "div{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin-top:24px}",
     "[part=countdown]{margin-right:auto;font-size:13px;color:var(--mu);",
     "font-variant-numeric:tabular-nums}",
@@ -114,6 +143,11 @@ const CSS: &str = concat!(
     "color:var(--ck-accent-text,#fff)}",
     "[data-armed=false]{cursor:progress;background-image:linear-gradient(#0003,#0003)}",
     "button:disabled{opacity:.35;cursor:not-allowed}",
+    "label{display:block;margin-top:16px;font-size:13px;color:var(--mu)}",
+    "input{box-sizing:border-box;display:block;width:100%;margin-top:4px;padding:6px 8px;",
+    "font:inherit;font-size:14px;color:var(--fg);background:none;border:1px solid var(--ln);",
+    "border-radius:calc(var(--r)*.6)}",
+    "input:focus-visible{outline:2px solid var(--ac);outline-offset:1px}",
     "@media(prefers-reduced-motion:reduce){button{transition:none}}",
 );
 
@@ -132,6 +166,10 @@ struct CurrentCard {
     arm_delay_ms: Cell<f64>,
     expires_at: Cell<f64>,
     confirm_allowed: Cell<bool>,
+    /// A passkey card: Confirm starts a prompt rather than ending the card.
+    passkey: Cell<bool>,
+    /// A passkey card's prompt is open: Confirm is ignored until it is reported.
+    waiting: Cell<bool>,
     /// The browser reports Confirm covered (only where it can tell: see the module docs).
     covered: Cell<bool>,
     /// When the browser last saw Confirm become whole again, on the `performance.now()` clock:
@@ -147,11 +185,18 @@ struct Parts {
     title: Element,
     summary: Element,
     notice: Element,
+    status: Element,
     countdown: Element,
     cancel: HtmlButtonElement,
     confirm: HtmlButtonElement,
+    /// The optional reason field (SPEC §12).
+    reason: HtmlInputElement,
+    /// "Cancel all N", shown while more than one card waits.
+    cancel_all: HtmlButtonElement,
     performance: Performance,
     card: CurrentCard,
+    /// The words on the buttons.
+    labels: Labels,
 }
 
 /// What a listener of the card heard.
@@ -167,6 +212,8 @@ enum Input {
     Close,
     /// A key pressed inside the dialog.
     Key,
+    /// A click on "Cancel all N".
+    CancelAll,
 }
 
 impl Parts {
@@ -177,11 +224,47 @@ impl Parts {
         card.generation.set(card.generation.get().wrapping_add(1));
     }
 
-    /// The "2 of 3" line, hidden when `total` ≤ 1.
+    /// The "2 of 3" line and "Cancel all 3", both hidden when `total` ≤ 1.
     fn show_position(&self, position: usize, total: usize) {
         let text = position_text(position, total);
         self.position.set_text_content(text.as_deref());
         set_hidden(&self.position, text.is_none());
+        let all = cancel_all_text(&self.labels.cancel_all, total);
+        self.cancel_all.set_text_content(all.as_deref());
+        set_hidden(&self.cancel_all, all.is_none());
+    }
+
+    /// What the reason field holds, for a decision `event` a person made; `None` when it is
+    /// empty or the event is not trusted.
+    fn reason_for(&self, event: &Event) -> Option<String> {
+        let text = self.reason.value();
+        (event.is_trusted() && !text.is_empty()).then_some(text)
+    }
+
+    /// The buttons and field Tab moves between, in order: the field, "Cancel all" when shown,
+    /// Cancel, and Confirm when confirming is allowed (it is disabled exactly then).
+    fn focus_ring(&self) -> Vec<&HtmlElement> {
+        let mut ring: Vec<&HtmlElement> = vec![&self.reason];
+        if !self.cancel_all.hidden() {
+            ring.push(&self.cancel_all);
+        }
+        ring.push(&self.cancel);
+        if self.card.confirm_allowed.get() {
+            ring.push(&self.confirm);
+        }
+        ring
+    }
+
+    /// The passkey card's line (hidden for `None`).
+    fn show_status(&self, status: Option<PasskeyStatus>) {
+        self.status
+            .set_text_content(status.map(PasskeyStatus::text));
+        set_hidden(&self.status, status.is_none());
+        let waiting = status == Some(PasskeyStatus::Waiting);
+        self.card.waiting.set(waiting);
+        let _ = self
+            .confirm
+            .set_attribute("data-waiting", if waiting { "true" } else { "false" });
     }
 
     /// Takes the card's one decision and delivers it in a microtask, after the DOM listener
@@ -190,6 +273,23 @@ impl Parts {
         let Some(handler) = self.card.on_decision.take() else {
             return;
         };
+        self.deliver(handler, decision);
+    }
+
+    /// A passkey card's Confirm: delivered like a decision, but the card keeps its handler, so
+    /// that Cancel (or, once the caller re-arms it, another Confirm) still counts.
+    fn start_passkey(self: &Rc<Self>) {
+        let Some(handler) = self.card.on_decision.take() else {
+            return;
+        };
+        self.card.on_decision.set(Some(handler.clone()));
+        self.show_status(Some(PasskeyStatus::Waiting));
+        self.deliver(handler, Decision::Confirm);
+    }
+
+    /// Delivers `decision` to `handler` in a microtask, unless another card was shown (or the
+    /// layer closed) meanwhile.
+    fn deliver(self: &Rc<Self>, handler: OnDecision, decision: Decision) {
         let generation = self.card.generation.get();
         let parts = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
@@ -235,45 +335,71 @@ impl Parts {
                 let armed_from = card.shown_at.get().max(card.uncovered_at.get());
                 let armed = card.confirm_allowed.get()
                     && !card.covered.get()
+                    && !card.waiting.get()
                     && at - armed_from >= card.arm_delay_ms.get()
                     && now() < card.expires_at.get();
-                if armed {
+                if !armed {
+                    return;
+                }
+                if card.passkey.get() {
+                    self.start_passkey();
+                } else {
                     self.decide(Decision::Confirm);
                 }
             }
-            Input::Cancel => self.decide(Decision::Cancel),
+            Input::Cancel => {
+                let reason = self.reason_for(&event);
+                self.decide(Decision::Cancel { reason });
+            }
             // Keep the dialog open and decide.
             Input::Escape => {
                 event.prevent_default();
-                self.decide(Decision::Cancel);
+                let reason = self.reason_for(&event);
+                self.decide(Decision::Cancel { reason });
             }
             // Closed by anything but `CardLayer::close` (which forgets the handler first): for
             // example a browser that ignores the prevented `cancel` on a repeated Escape.
             Input::Close => {
                 if !self.dialog.open() {
-                    self.decide(Decision::Cancel);
+                    self.decide(Decision::Cancel { reason: None });
                 }
             }
-            // Tab and Shift+Tab cycle between the enabled buttons (with two, both directions
-            // alternate), so focus never leaves the card for the browser's UI. The physical
-            // key counts too: WebKitGTK reports Shift+Tab (GTK's ISO_Left_Tab) as key
-            // "Unidentified", code "Tab".
+            Input::CancelAll => {
+                if event.is_trusted() {
+                    let reason = self.reason_for(&event);
+                    self.decide(Decision::CancelAll { reason });
+                }
+            }
+            // Tab and Shift+Tab cycle through the field and the enabled buttons, so focus never
+            // leaves the card for the browser's UI. The physical key counts too: WebKitGTK
+            // reports Shift+Tab (GTK's ISO_Left_Tab) as key "Unidentified", code "Tab". Enter
+            // in the reason field sends it: a Cancel, never a Confirm.
             Input::Key => {
                 // Read as properties: `key` and `code` need no bindings of their own.
-                let is_tab = get(&event, "key") == "Tab" || get(&event, "code") == "Tab";
-                if !is_tab {
+                let (key, code) = (get(&event, "key"), get(&event, "code"));
+                let in_field = self.root.active_element().as_ref()
+                    == Some(self.reason.unchecked_ref::<Element>());
+                if in_field && key == "Enter" && !get(&event, "isComposing").is_truthy() {
+                    event.prevent_default();
+                    let reason = self.reason_for(&event);
+                    return self.decide(Decision::Cancel { reason });
+                }
+                if key != "Tab" && code != "Tab" {
                     return;
                 }
                 event.prevent_default();
-                let cancel: &Element = &self.cancel;
-                let on_cancel = self.root.active_element().as_ref() == Some(cancel);
-                // Confirm is disabled exactly when confirming is not allowed.
-                let next = if on_cancel && self.card.confirm_allowed.get() {
-                    &self.confirm
-                } else {
-                    &self.cancel
+                let ring = self.focus_ring();
+                let active = self.root.active_element();
+                let at = ring
+                    .iter()
+                    .position(|e| active.as_ref() == Some(e.unchecked_ref::<Element>()));
+                let back = get(&event, "shiftKey").is_truthy();
+                let next = match (at, back) {
+                    (Some(i), false) => (i + 1) % ring.len(),
+                    (Some(i), true) => (i + ring.len() - 1) % ring.len(),
+                    (None, _) => ring.len() - 1 - usize::from(self.card.confirm_allowed.get()),
                 };
-                let _ = next.focus();
+                let _ = ring[next].focus();
             }
         }
     }
@@ -288,7 +414,7 @@ pub struct CardLayer {
     return_focus: Option<Element>,
     ticker: Option<Interval>,
     arming: Option<Timeout>,
-    _listeners: [EventListener; 5],
+    _listeners: [EventListener; 6],
     /// Watches whether Confirm can be seen, where the browser can tell.
     visibility: Option<VisibilityWatch>,
 }
@@ -385,6 +511,31 @@ impl CardLayer {
             &[("part", "notice"), ("id", "ck-notice"), ("hidden", "")],
             "",
         );
+        let status = el(
+            &dialog,
+            "p",
+            &[("part", "status"), ("role", "status"), ("hidden", "")],
+            "",
+        );
+        let reason_label = el(
+            &dialog,
+            "label",
+            &[("part", "reason-label")],
+            &labels.reason,
+        );
+        let max = REASON_MAX_CHARS.to_string();
+        let reason = el(
+            &reason_label,
+            "input",
+            &[
+                ("part", "reason"),
+                ("type", "text"),
+                ("maxlength", &max),
+                ("autocomplete", "off"),
+                ("enterkeyhint", "send"),
+            ],
+            "",
+        );
         let actions = el(&dialog, "div", &[("part", "actions")], "");
         // Announcing every second would drown the card out for screen-reader users.
         let countdown = el(
@@ -401,6 +552,8 @@ impl CardLayer {
                 text,
             )
         };
+        let cancel_all = button("cancel-all", "");
+        set_hidden(&cancel_all, true);
         let cancel = button("cancel", &labels.cancel);
         let confirm = button("confirm", &labels.confirm);
         let parts = Rc::new(Parts {
@@ -410,11 +563,15 @@ impl CardLayer {
             title,
             summary,
             notice,
+            status,
             countdown,
             cancel: cancel.unchecked_into(),
             confirm: confirm.unchecked_into(),
+            reason: reason.unchecked_into(),
+            cancel_all: cancel_all.unchecked_into(),
             performance,
             card: CurrentCard::default(),
+            labels: labels.clone(),
         });
 
         // One closure type for every listener, told what it hears.
@@ -429,6 +586,7 @@ impl CardLayer {
             listen(dialog, "cancel", Input::Escape),
             listen(dialog, "close", Input::Close),
             listen(dialog, "keydown", Input::Key),
+            listen(&parts.cancel_all, "click", Input::CancelAll),
         ];
 
         let visibility = VisibilityWatch::new(&parts);
@@ -469,11 +627,20 @@ impl CardLayer {
             None => "ck-summary",
         };
         set_hidden(&parts.notice, model.notice.is_none());
+        // Words typed for one card never travel with another's decision.
+        parts.reason.set_value("");
         let _ = parts.dialog.set_attribute("aria-describedby", describedby);
         parts.show_position(model.position, model.total);
         let mut shown = countdown_text(model.expires_at - now());
         parts.countdown.set_text_content(Some(&shown));
         parts.confirm.set_disabled(!model.confirm_allowed);
+        let label = if model.passkey {
+            &parts.labels.confirm_passkey
+        } else {
+            &parts.labels.confirm
+        };
+        parts.confirm.set_text_content(Some(label));
+        parts.show_status(None);
         let _ = parts.confirm.set_attribute("data-armed", "false");
 
         if !was_open {
@@ -489,10 +656,9 @@ impl CardLayer {
         {
             let card = &parts.card;
             card.on_decision.set(Some(on_decision));
-            card.shown_at.set(parts.performance.now());
-            card.arm_delay_ms.set(arm_delay_ms);
             card.expires_at.set(model.expires_at);
             card.confirm_allowed.set(model.confirm_allowed);
+            card.passkey.set(model.passkey);
             // A new card starts uncovered: the browser reports a cover within ~100 ms of it
             // appearing, and a report of the previous card closing must not hold this one.
             card.covered.set(false);
@@ -510,11 +676,31 @@ impl CardLayer {
                 shown = text;
             }
         }));
+        self.arm(arm_delay_ms);
+        Ok(())
+    }
+
+    /// Starts the arm delay: Confirm counts once `arm_delay_ms` has passed from now.
+    fn arm(&mut self, arm_delay_ms: f64) {
+        let parts = &*self.parts;
+        parts.card.shown_at.set(parts.performance.now());
+        parts.card.arm_delay_ms.set(arm_delay_ms);
+        let _ = parts.confirm.set_attribute("data-armed", "false");
         let confirm = parts.confirm.clone();
         self.arming = Some(timeout(arm_delay_ms, move || {
             let _ = confirm.set_attribute("data-armed", "true");
         }));
-        Ok(())
+    }
+
+    /// A passkey card's prompt ended without confirming: the card says why (`status`) and
+    /// re-arms, so the person may try again after the arm delay, or cancel. Ignored unless the
+    /// visible card is a passkey card whose prompt is open.
+    pub fn passkey_failed(&mut self, status: PasskeyStatus, arm_delay_ms: f64) {
+        if !self.parts.card.waiting.get() {
+            return;
+        }
+        self.parts.show_status(Some(status));
+        self.arm(arm_delay_ms);
     }
 
     /// Updates the "2 of 3" line (hidden when `total` ≤ 1); `position` is 1-based.

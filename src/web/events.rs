@@ -22,16 +22,19 @@ pub(crate) enum EventKind {
     Record,
     /// Hand mode changed.
     HandMode,
+    /// The live grants changed (SPEC §12): made, used, revoked, expired, or all ended.
+    Grants,
 }
 
 impl EventKind {
-    /// `"proposal" | "resolved" | "record" | "handmode"`.
+    /// `"proposal" | "resolved" | "record" | "handmode" | "grants"`.
     pub(crate) fn parse(name: &str) -> Option<EventKind> {
         Some(match name {
             "proposal" => EventKind::Proposal,
             "resolved" => EventKind::Resolved,
             "record" => EventKind::Record,
             "handmode" => EventKind::HandMode,
+            "grants" => EventKind::Grants,
             _ => return None,
         })
     }

@@ -110,6 +110,21 @@ pub(crate) fn user_activation_active() -> bool {
         .is_some_and(|v| v.is_truthy())
 }
 
+/// A person's gesture is under way: transient user activation in a visible page, and the event
+/// being handled, if any (`window.event`), is one the browser made for real input. An event a
+/// script dispatched (`dispatchEvent`, or `click()` as an agent's element action does) runs its
+/// handlers under the activation a person's earlier click left, for about five seconds; it is
+/// not that person's gesture.
+pub(crate) fn person_gesture() -> bool {
+    let Some(window) = js::window() else {
+        return false;
+    };
+    let event = get(&window, "event");
+    user_activation_active()
+        && !page_hidden()
+        && (!event.is_object() || get(&event, "isTrusted").is_truthy())
+}
+
 /// Whether the page is hidden (or has no document).
 pub(crate) fn page_hidden() -> bool {
     js::window()

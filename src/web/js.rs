@@ -9,6 +9,7 @@
 //! - `objects.js`: the objects handed out (outcome, record, `ctx`, a tool call's answer), built
 //!   in one crossing each;
 //! - `element.js`: which element an agent may touch, and the touch;
+//! - `passkey.js`: a passkey confirmation's statement, prompt and receipt;
 //! - `codes.js`: the codes below, named once for the JS side.
 //!
 //! What a function guarantees is documented once, in its JS file, beside the code that keeps
@@ -126,7 +127,8 @@ extern "C" {
     #[wasm_bindgen(js_name = ckAscii)]
     fn ascii_in(bytes: &[u8]) -> JsValue;
 
-    /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt? }`, frozen.
+    /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt?, instruction? }`, frozen
+    /// (`instruction`: what the model should do next, on every terminal outcome not `ok`).
     #[wasm_bindgen(js_name = ckOutcome)]
     pub fn outcome(
         call_id: &JsValue,
@@ -162,8 +164,8 @@ extern "C" {
     #[wasm_bindgen(method, getter)]
     pub fn value(this: &RunReport) -> JsValue;
 
-    /// Calls `run(args, ctx)`, the `ctx` being built of the other arguments, and reports how it
-    /// went.
+    /// Calls `run(args, ctx)`, the `ctx` being built of the other arguments (`receipt`:
+    /// `undefined`, or a passkey call's [`receipt`]), and reports how it went.
     #[wasm_bindgen(js_name = ckRun)]
     pub fn run(
         run: &Function,
@@ -172,6 +174,7 @@ extern "C" {
         control: u8,
         approver: &JsValue,
         signal: &JsValue,
+        receipt: &JsValue,
     ) -> RunReport;
 
     /// Calls `f(payload)`, the app's `onActionRecord` (`sink`) or an event listener; a throw
@@ -184,7 +187,8 @@ extern "C" {
     pub fn error(code: Option<u8>, message: &str) -> JsValue;
 
     /// The action record of SPEC §6, frozen; its `id` is `<sessionId>.<seq>`, its `outcome`
-    /// `{ status, value? }`, `{ status, code, message }` or `{ status }`.
+    /// `{ status, value? }`, `{ status, code, message }` or `{ status }`; `note` and `grant`
+    /// (SPEC §12) only when given.
     #[wasm_bindgen(js_name = ckRecord)]
     pub fn record(
         seq: f64,
@@ -204,6 +208,9 @@ extern "C" {
         via: u8,
         started_at: f64,
         settled_at: f64,
+        verification: &JsValue,
+        note: Option<String>,
+        grant: Option<String>,
     ) -> JsValue;
 
     #[wasm_bindgen(js_name = ckAnswer)]
@@ -213,6 +220,69 @@ extern "C" {
     /// outcome that `outcome` resolves to: what a WebMCP tool's `execute` resolves to.
     #[wasm_bindgen(js_name = ckCompact)]
     pub fn compact(outcome: &Promise, action: &str) -> Promise;
+}
+
+/// The passkey prompt's glue (`passkey.js`): every job in it is the browser's own (SHA-256,
+/// `navigator.credentials.get`, base64url through `btoa` and `atob`).
+#[wasm_bindgen(module = "/src/js/passkey.js")]
+extern "C" {
+    /// The statement a passkey signs for one call, as canonical JSON (SPEC §4.1).
+    #[wasm_bindgen(js_name = ckStatement)]
+    pub fn statement(
+        origin: &str,
+        rp_id: &str,
+        action: &str,
+        args: &JsValue,
+        call_id: &str,
+        session_id: &str,
+        nonce: &str,
+        issued_at: f64,
+        expires_at: f64,
+    ) -> String;
+
+    /// The ids `passkey.credentials` answered (a value or a promise), checked: resolves to
+    /// them, or rejects saying why none can be used (`NotFoundError`: there are none).
+    #[wasm_bindgen(js_name = ckPasskeyIds)]
+    pub fn passkey_ids(answer: &JsValue) -> Promise;
+
+    /// Asks the browser for a user-verified assertion by one of the ids `answer` gives (as
+    /// [`passkey_ids`]) over the SHA-256 of `statement`; resolves to a [`PasskeyAssertion`],
+    /// rejects as [`passkey_ids`] does or with what the browser threw.
+    #[wasm_bindgen(js_name = ckPasskeyAsk)]
+    pub fn passkey_ask(
+        statement: &str,
+        rp_id: &str,
+        answer: &JsValue,
+        timeout_ms: f64,
+        signal: &web_sys::AbortSignal,
+    ) -> Promise;
+
+    /// What [`passkey_ask`] resolves to.
+    pub type PasskeyAssertion;
+
+    /// The credential's id, base64url.
+    #[wasm_bindgen(method, getter, js_name = credentialId)]
+    pub fn credential_id(this: &PasskeyAssertion) -> String;
+
+    /// Its authenticator data.
+    #[wasm_bindgen(method, getter, js_name = authenticatorData)]
+    pub fn authenticator_data(this: &PasskeyAssertion) -> Vec<u8>;
+
+    /// The assertion in the `PublicKeyCredential.toJSON()` shape.
+    #[wasm_bindgen(method, getter)]
+    pub fn credential(this: &PasskeyAssertion) -> JsValue;
+
+    /// The ids the prompt was asked with.
+    #[wasm_bindgen(method, getter)]
+    pub fn allowed(this: &PasskeyAssertion) -> Vec<String>;
+
+    /// `{ statement, credential }`, deeply frozen (`credential` a fresh object of the SDK's).
+    #[wasm_bindgen(js_name = ckReceipt)]
+    pub fn receipt(statement: &str, credential: &JsValue) -> JsValue;
+
+    /// A record's `verification`: `{ method: "passkey", credentialId, receipt }`, frozen.
+    #[wasm_bindgen(js_name = ckVerification)]
+    pub fn verification(credential_id: &str, receipt: &JsValue) -> JsValue;
 }
 
 /// The JS string of `text`: for ASCII text (a call id the engine made) from its bytes, else

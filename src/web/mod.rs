@@ -9,7 +9,7 @@
 //! - what is kept: [`registry`] (the actions' JS-side pieces), [`answers`] (promises owed);
 //! - what goes out: [`objects`] (outcome, record, proposal), [`events`], [`manifest`] (tools);
 //! - the page: [`card`], [`hand`] (Hand mode's UI), [`element`] (element actions), [`watch`],
-//!   [`webmcp`];
+//!   [`webmcp`], [`passkey`] (the browser's passkey prompt);
 //! - small helpers: [`convert`], [`dom`], [`js`] (the bindings of `src/js/`), [`listener`],
 //!   [`standard`] (Standard Schema), [`time`], [`types`] (the `.d.ts`).
 //!
@@ -28,6 +28,7 @@ pub mod js;
 mod listener;
 mod manifest;
 mod objects;
+mod passkey;
 mod read;
 mod registry;
 mod request;

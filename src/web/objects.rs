@@ -12,7 +12,9 @@ use super::js;
 use crate::core::control::Control;
 use crate::core::engine::ProposalInfo;
 use crate::core::error::code_number;
+use crate::core::grant::Grant;
 use crate::core::record::{ActionRecord, Approver, Outcome, RecordOutcome};
+use crate::core::value::Value;
 
 /// The outcome object `invoke` resolves to (SPEC §3), frozen; `call_id` is the JS string of
 /// `outcome.call_id`.
@@ -92,6 +94,11 @@ pub(crate) fn record_js(r: &ActionRecord<JsValue>, strings: RecordStrings<'_>) -
         r.via as u8,
         r.started_at,
         r.settled_at,
+        &r.verification.as_ref().map_or(JsValue::UNDEFINED, |v| {
+            js::verification(&v.credential_id, &v.receipt)
+        }),
+        r.note.clone(),
+        r.grant.map(|id| id.to_string()),
     )
 }
 
@@ -145,6 +152,29 @@ pub(crate) fn resolution_js(
         action,
         outcome: outcome.clone(),
     })
+}
+
+/// A grant as the SDK hands it out (`ck.grant`, `ck.grants()`, the `grants` event): `{ id,
+/// action, createdAt, expiresAt, maxUses?, uses, match? }`, frozen, `match` (deeply frozen) only
+/// when it names arguments.
+pub(crate) fn grant_js(g: &Grant) -> JsValue {
+    let o = Object::new();
+    set(&o, "id", g.id.to_string());
+    set(&o, "action", g.action.as_str());
+    set(&o, "createdAt", g.created_at);
+    set(&o, "expiresAt", g.expires_at);
+    if let Some(max) = g.max_uses {
+        set(&o, "maxUses", max);
+    }
+    set(&o, "uses", g.uses);
+    if !g.match_args.is_empty() {
+        set(
+            &o,
+            "match",
+            write_frozen(&Value::Object(g.match_args.clone())),
+        );
+    }
+    Object::freeze(&o).into()
 }
 
 /// `{ id, role? }`, frozen: who confirmed, as `ctx.approver` and the record carry it.

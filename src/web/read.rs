@@ -41,10 +41,13 @@ pub struct CallFields {
     pub confirm_token: Field,
     /// `decline`, truthy.
     pub decline: bool,
+    /// `reason`: the user's words beside a decline (SPEC §12).
+    pub reason: Field,
 }
 
 /// Reads an `invoke` call object (see [`CallFields`]); `budget` as in [`read_value`]. Every
-/// property is read once, in the order `name`, `args`, `callId`, `confirmToken`, `decline`;
+/// property is read once, in the order `name`, `args`, `callId`, `confirmToken`, `decline`,
+/// `reason`;
 /// a getter that throws reads as `undefined`; a `name`, `callId` or `confirmToken` longer than
 /// [`MAX_FIELD_BYTES`](crate::core::tape::MAX_FIELD_BYTES) reads as [`Field::Other`], never
 /// copied into wasm memory.
@@ -55,6 +58,7 @@ pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
         call_id,
         confirm_token,
         decline,
+        reason,
         args,
     } = tape::decode_call(text(&reading.tape()), budget);
     // The copy and the id's string are read only when the tape says there is one.
@@ -66,6 +70,7 @@ pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
         call_id_js,
         confirm_token,
         decline,
+        reason,
     }
 }
 

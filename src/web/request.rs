@@ -4,8 +4,9 @@
 //! with the action's name looked up once:
 //! - the call id: absent, the engine makes one; else a non-empty string of at most 256 bytes;
 //! - the confirm fields: on the `invoke` door, the call's own `confirmToken` (a string, else
-//!   `bad_token`) and `decline`; on the tool doors, taken out of a soft action's arguments (the
-//!   names its soft manifest adds), so the token binds the action's own arguments;
+//!   `bad_token`), `decline` and `reason` (a string, else `invalid_args`); on the tool doors,
+//!   taken out of a soft action's arguments (the names its soft manifest adds: `confirmToken`,
+//!   `decline`, `declineReason`), so the token binds the action's own arguments;
 //! - with Hand mode armed, an element action whose element cannot take its operation is refused
 //!   on arrival (`element_unavailable`), the page untouched;
 //! - the snapshot (the frozen copy `run`, the card, events and the record share) is the door
@@ -48,9 +49,9 @@ pub(crate) struct Arrival {
     /// The JS string of `call_id` when the door read one, so the call's `ctx`, outcome and
     /// record carry the agent's own string.
     pub(crate) call_id_js: Option<JsValue>,
-    /// `invoke`: the call's `confirmToken` and `decline`. The tool doors: `None`, a soft
-    /// action's arguments carry them.
-    pub(crate) confirm: Option<(Field, bool)>,
+    /// `invoke`: the call's `confirmToken`, `decline` and `reason`. The tool doors: `None`, a
+    /// soft action's arguments carry them.
+    pub(crate) confirm: Option<(Field, bool, Field)>,
     /// Why the door itself refuses the call, before any other rule (a WebMCP tool withdrawn
     /// from its model context).
     pub(crate) refused: Option<Error>,
@@ -75,7 +76,7 @@ impl Arrival {
             copy,
             call_id: fields.call_id,
             call_id_js: fields.call_id_js,
-            confirm: Some((fields.confirm_token, fields.decline)),
+            confirm: Some((fields.confirm_token, fields.decline, fields.reason)),
             refused: None,
         }
     }
@@ -155,7 +156,7 @@ pub(crate) fn prepare(
         }
     };
     let fields = match (confirm, action, &mut args) {
-        (Some((token, decline)), ..) => confirm_fields(token, decline),
+        (Some((token, decline, reason)), ..) => confirm_fields(token, decline, reason),
         (None, Some((_, Control::Soft)), Ok(args)) => take_confirm_fields(args),
         (None, ..) => ConfirmFields::default(),
     };
@@ -194,6 +195,7 @@ pub(crate) fn prepare(
             call_id,
             confirm_token: fields.token,
             decline: fields.decline,
+            reason: fields.reason,
             host_rejection: rejection,
         },
         call_id_js,
@@ -202,23 +204,25 @@ pub(crate) fn prepare(
 }
 
 /// The confirm fields as an `invoke` call carried them.
-fn confirm_fields(token: Field, decline: bool) -> ConfirmFields {
+fn confirm_fields(token: Field, decline: bool, reason: Field) -> ConfirmFields {
+    let mut fields = ConfirmFields {
+        decline,
+        ..ConfirmFields::default()
+    };
     match token {
-        Field::Absent => ConfirmFields {
-            decline,
-            ..ConfirmFields::default()
-        },
-        Field::Text(token) => ConfirmFields {
-            token: Some(token),
-            decline,
-            error: None,
-        },
-        Field::Other => ConfirmFields {
-            decline,
-            error: Some(Error::BadToken),
-            ..ConfirmFields::default()
-        },
+        Field::Absent => {}
+        Field::Text(token) => fields.token = Some(token),
+        Field::Other => fields.error = Some(Error::BadToken),
     }
+    match reason {
+        Field::Absent => {}
+        Field::Text(reason) => fields.reason = Some(reason),
+        Field::Other => {
+            let error = Error::InvalidArgs("reason must be a string".into());
+            fields.error.get_or_insert(error);
+        }
+    }
+    fields
 }
 
 /// A call id that breaks the rule, in the words of its door.

@@ -1,7 +1,8 @@
-//! Every reader of what the app configures, in one place: the constructor's options (SPEC §2)
-//! and an action spec — its name and description, `control`, `input` (a JSON Schema subset or a
+//! Every reader of what the app configures, in one place: the constructor's options (SPEC §2),
+//! an action spec — its name and description, `control`, `input` (a JSON Schema subset or a
 //! Standard Schema, and `inputJsonSchema`), its functions, `approvers`, the hints, and an element
-//! action's `element` + `operation` (SPEC §5).
+//! action's `element` + `operation` (SPEC §5) — and the options of `ck.grant`, `ck.cancel` and
+//! `ck.cancelAll` (SPEC §12).
 //!
 //! Read property by property through js-sys into typed Rust structs (as SPEC §11 allows for
 //! options and specs) rather than with serde's `from_value`: every message is then the SDK's own,
@@ -16,6 +17,7 @@ use web_sys::Element;
 use super::convert::{get, set};
 use super::element::{ElementTarget, Operation};
 use super::js::{self, number_text};
+use super::passkey::PasskeyOptions;
 use super::read::read_value;
 use super::registry::{ActionInput, JsAction};
 use super::standard::StandardSchema;
@@ -23,6 +25,8 @@ use crate::core::card::Labels;
 use crate::core::control::Control;
 use crate::core::engine::{ActionDef, Config};
 use crate::core::error::Error;
+use crate::core::grant::GrantOptions;
+use crate::core::passkey::Verify;
 use crate::core::schema::Schema;
 use crate::core::value::Value;
 
@@ -40,6 +44,8 @@ pub(crate) struct Options {
     pub(crate) container: Option<Element>,
     /// The card's words.
     pub(crate) labels: Labels,
+    /// `passkey`: what `verify: "passkey"` actions need.
+    pub(crate) passkey: Option<PasskeyOptions>,
 }
 
 fn invalid(what: &str) -> Error {
@@ -98,6 +104,15 @@ impl Options {
             if let Some(s) = get(&given, "cancel").as_string() {
                 labels.cancel = s;
             }
+            if let Some(s) = get(&given, "confirmPasskey").as_string() {
+                labels.confirm_passkey = s;
+            }
+            if let Some(s) = get(&given, "reason").as_string() {
+                labels.reason = s;
+            }
+            if let Some(s) = get(&given, "cancelAll").as_string() {
+                labels.cancel_all = s;
+            }
         }
         Ok(Options {
             config,
@@ -106,8 +121,48 @@ impl Options {
             approver: function(&options, "approver")?,
             container,
             labels,
+            passkey: PasskeyOptions::read(&options)?,
         })
     }
+}
+
+/// `ck.grant(action, options)`'s options as they are; [`GrantTerms`] judges them. A number
+/// option that is not a number reads as NaN, and `match` as JSON data within `max_bytes`.
+///
+/// [`GrantTerms`]: crate::core::grant::GrantTerms
+pub(crate) fn read_grant_options(
+    options: &JsValue,
+    max_bytes: usize,
+) -> Result<GrantOptions, Error> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(GrantOptions::default());
+    }
+    if !options.is_object() {
+        return Err(Error::InvalidGrant("options must be an object".into()));
+    }
+    let number = |key| {
+        let v = get(options, key);
+        (!v.is_undefined()).then(|| v.as_f64().unwrap_or(f64::NAN))
+    };
+    let matching = get(options, "match");
+    Ok(GrantOptions {
+        ttl_ms: number("ttlMs"),
+        max_uses: number("maxUses"),
+        match_args: (!matching.is_undefined()).then(|| read_value(&matching, max_bytes)),
+    })
+}
+
+/// The `{ reason?, action? }` of `ck.cancel(id, options)` and `ck.cancelAll(options)`: each
+/// string, or `None` (anything else is ignored: the app may always cancel, so a cancel never
+/// throws for its options).
+pub(crate) fn read_cancel_options(options: &JsValue) -> (Option<String>, Option<String>) {
+    if !options.is_object() {
+        return (None, None);
+    }
+    (
+        get(options, "reason").as_string(),
+        get(options, "action").as_string(),
+    )
 }
 
 /// An `invalid_spec` error naming the action: `"<name>: <what>"`.
@@ -124,6 +179,18 @@ fn read_control(v: &JsValue, what: &str) -> Result<Option<Control>, Error> {
         .and_then(|s| Control::parse(&s))
         .map(Some)
         .ok_or_else(|| Error::InvalidSpec(format!("{what} must be \"open\", \"soft\" or \"hard\"")))
+}
+
+/// Reads a spec's `verify`: absent, or `"passkey"` (the engine checks the level is hard).
+fn read_verify(spec: &JsValue, name: &str) -> Result<Option<Verify>, Error> {
+    let v = get(spec, "verify");
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_string()
+        .and_then(|s| Verify::parse(&s))
+        .map(Some)
+        .ok_or_else(|| spec_error(name, "verify must be \"passkey\""))
 }
 
 fn read_bool(spec: &JsValue, key: &'static str, default: bool) -> Result<bool, Error> {
@@ -205,6 +272,7 @@ pub(crate) fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> 
         read_only: read_bool(spec, "readOnly", false)?,
         idempotent: read_bool(spec, "idempotent", false)?,
         untrusted_content: read_bool(spec, "untrustedContent", false)?,
+        verify: read_verify(spec, &name)?,
     };
     let action = JsAction {
         name,

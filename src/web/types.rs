@@ -25,7 +25,8 @@ export type ErrorCode =
   | "call_id_conflict" | "too_many_pending" | "element_unavailable" | "invalid_spec"
   | "duplicate_action" | "not_admin" | "run_failed" | "needs_user_activation" | "disposed"
   | "hand_mode_off" | "unknown_proposal" | "proposal_not_visible"
-  | "model_context_unavailable" | "model_context_refused"
+  | "model_context_unavailable" | "model_context_refused" | "passkey_unavailable"
+  | "passkey_required" | "invalid_grant"
   | "cancelled_by_user" | "cancelled_by_app" | "action_disposed" | "declined" | "expired";
 /** The door a call came through, on its record. */
 export type Via = "invoke" | "tool_call" | "webmcp";
@@ -60,6 +61,63 @@ export interface ActionContext {
   approver: Approver | null;
   /** Aborts when the instance is disposed or the page is left. */
   signal: AbortSignal;
+  /**
+   * Only for `verify: "passkey"` actions (SPEC §4.1): the statement of this call and the
+   * passkey assertion over it, for the app's server to check before it acts.
+   */
+  receipt?: Receipt;
+}
+
+/**
+ * A passkey assertion in the shape of `PublicKeyCredential.toJSON()`: base64url strings, which
+ * a server's WebAuthn library (e.g. `@simplewebauthn/server`'s `verifyAuthenticationResponse`)
+ * takes as it is.
+ */
+export interface PasskeyCredentialJSON {
+  id: string;
+  rawId: string;
+  type: "public-key";
+  response: {
+    clientDataJSON: string;
+    authenticatorData: string;
+    signature: string;
+    userHandle?: string;
+  };
+  authenticatorAttachment?: string;
+  clientExtensionResults: { [extension: string]: unknown };
+}
+
+/**
+ * What a `verify: "passkey"` call carries to `run` (`ctx.receipt`) and the record: the
+ * statement (canonical JSON, keys sorted: `action`, `args`, `callId`, `expiresAt`, `issuedAt`,
+ * `nonce`, `origin`, `rpId`, `sessionId`, `v`) and the passkey's assertion over it, whose
+ * challenge is the SHA-256 of the statement's UTF-8 bytes. The server checks both (SPEC §4.1).
+ */
+export interface Receipt {
+  readonly statement: string;
+  readonly credential: Readonly<PasskeyCredentialJSON>;
+}
+
+/** A record's `verification`: the passkey that confirmed the call. */
+export interface Verification {
+  method: "passkey";
+  /** The credential's id, base64url. */
+  credentialId: string;
+  receipt: Receipt;
+}
+
+/** The `passkey` option: what `verify: "passkey"` actions need (SPEC §4.1). */
+export interface PasskeyOptions {
+  /** The WebAuthn relying party id. Default `location.hostname`. */
+  rpId?: string;
+  /**
+   * The base64url ids of the passkeys that may confirm for this approver (the `approver`
+   * option's answer, `null` without one). No ids: the call is `rejected` with
+   * `passkey_unavailable`. Called when a call arrives and again when the person confirms.
+   */
+  credentials: (approver: Approver | null) => readonly string[] | Promise<readonly string[]>;
+  /** The browser prompt's timeout. Default 60000. */
+  timeoutMs?: number;
 }
 
 /** What an element action does to its element (SPEC §5). */
@@ -91,6 +149,12 @@ export interface ActionSpecBase<A = { [key: string]: Json }> {
   idempotent?: boolean;
   /** Hint for WebMCP (`untrustedContentHint`): results carry text other people wrote. Never changes the gate. */
   untrustedContent?: boolean;
+  /**
+   * Hard only: after the trusted click on Confirm, the person's passkey (user verification
+   * required) must sign a statement of exactly this call; `run` gets it as `ctx.receipt`
+   * (SPEC §4.1). Needs the `passkey` option.
+   */
+  verify?: "passkey";
 }
 
 /** An action that calls the app's own `run`. */
@@ -146,6 +210,11 @@ export interface InvokeCall {
   callId?: string;
   confirmToken?: string;
   decline?: boolean;
+  /**
+   * With `decline: true` and the token: why the user said no, in their words (at most 200
+   * characters are kept). Anywhere else the call is rejected (`invalid_args`).
+   */
+  reason?: string;
 }
 
 /** What `invoke` resolves to (SPEC §3). */
@@ -160,6 +229,8 @@ export interface Outcome {
   confirmToken?: string;
   /** Epoch ms at which the token or card expires. */
   expiresAt?: number;
+  /** On every outcome that is not `ok` (but `needs_confirmation`): what the model should do next. */
+  instruction?: string;
 }
 
 /** A hard proposal waiting for a person (`pending()`, the `proposal` event). */
@@ -192,26 +263,72 @@ export interface ActionRecord {
   reason?: ErrorCode;
   /** The door it came through; for a soft call, the door of its first call. */
   via: Via;
+  /** The passkey that confirmed a `verify: "passkey"` call that ran. */
+  verification?: Verification;
+  /** The person's own words when they said no with a reason (SPEC §12). */
+  note?: string;
+  /** The id of the remembered grant that let a soft call fire without asking (SPEC §12). */
+  grant?: string;
   startedAt: number;
   settledAt: number;
+}
+
+/** A remembered "yes, for a while" to a soft action (SPEC §12): `ck.grant`, `ck.grants()`. */
+export interface Grant {
+  readonly id: string;
+  readonly action: string;
+  readonly createdAt: number;
+  /** Epoch ms at which it ends. */
+  readonly expiresAt: number;
+  /** How many calls it may let through in all; absent: any number until it expires. */
+  readonly maxUses?: number;
+  /** How many calls it let through so far. */
+  readonly uses: number;
+  /** The arguments a call must have, key by key; absent: any arguments. */
+  readonly match?: Readonly<{ [key: string]: Json }>;
+}
+
+/** Options of `ck.grant(action, options)`. */
+export interface GrantOptions {
+  /** How long it lives, in ms: above 0, at most 86400000 (24 h). Default 1800000 (30 min). */
+  ttlMs?: number;
+  /** How many calls it may let through, at least 1. Default: no limit. */
+  maxUses?: number;
+  /** Only calls whose arguments have each of these keys with an equal JSON value. */
+  match?: { [key: string]: Json };
+}
+
+/** Options of `ck.cancel(id, options)`. */
+export interface CancelOptions {
+  /** The person's words for the assistant (SPEC §12): the outcome quotes them, the record keeps them as `note`. */
+  reason?: string;
+}
+
+/** Options of `ck.cancelAll(options)`. */
+export interface CancelAllOptions extends CancelOptions {
+  /** Only this action's cards. */
+  action?: string;
 }
 
 /** The payload of the `resolved` event. */
 export interface Resolution { id: string; callId: string; action: string; outcome: Outcome; }
 
-export type CoworkkitEvent = "proposal" | "resolved" | "record" | "handmode";
+export type CoworkkitEvent = "proposal" | "resolved" | "record" | "handmode" | "grants";
 /** The payload of each event. */
 export interface CoworkkitEventMap {
   proposal: Proposal;
   resolved: Resolution;
   record: ActionRecord;
   handmode: boolean;
+  /** The live grants, after any change (made, used, revoked, expired, ended by `dispose`). */
+  grants: readonly Grant[];
 }
 export interface Coworkkit {
   on(event: "proposal", listener: (proposal: Proposal) => void): () => void;
   on(event: "resolved", listener: (resolution: Resolution) => void): () => void;
   on(event: "record", listener: (record: ActionRecord) => void): () => void;
   on(event: "handmode", listener: (armed: boolean) => void): () => void;
+  on(event: "grants", listener: (grants: readonly Grant[]) => void): () => void;
 }
 
 /**
@@ -282,8 +399,15 @@ export interface CoworkkitOptions {
   maxArgsBytes?: number;
   /** Where the SDK's own DOM goes. Default `document.body`. */
   container?: Element;
-  /** The card's words. */
-  labels?: { confirm?: string; cancel?: string };
+  /** What `verify: "passkey"` actions need (SPEC §4.1). */
+  passkey?: PasskeyOptions;
+  /**
+   * The card's words: its buttons, the reason field's label (default "Tell the assistant why
+   * (optional)") and the button that cancels every waiting card (default "Cancel all"; the
+   * count follows it: "Cancel all 3"); `confirmPasskey` is Confirm's on a `verify: "passkey"`
+   * card (default "Confirm with passkey").
+   */
+  labels?: { confirm?: string; cancel?: string; reason?: string; cancelAll?: string; confirmPasskey?: string };
 }
 "#;
 

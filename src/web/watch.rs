@@ -15,18 +15,26 @@
 //!   `JSON.stringify(record)` per line, to `navigator.clipboard` when it is available; the
 //!   handle's `jsonLines()` returns the same text. A record that `JSON.stringify` cannot
 //!   serialize (a `BigInt` or cyclic `run` result) is written as `null`.
+//! - A row's record may carry the person's words for a "no" (`note`, shown quoted) and the
+//!   grant a soft call fired on (`grant`, SPEC §12).
+//! - Above the timeline, while any live, the grants (SPEC §12): each one's action, match (the
+//!   JSON the app gave, or "any arguments"), uses and expiry ([`GrantRow`]), and a Revoke button
+//!   that ends it (any click: ending a permission is always safe).
 //!
 //! Theming: the card's custom properties (`--ck-bg`, `--ck-fg`, `--ck-muted`, `--ck-accent`,
 //! `--ck-radius`, `--ck-font`) and `--ck-watch-height` (default `24rem`). Parts: `panel`,
 //! `heading`, `copy`, `filters`, `filter`, `count`, `rows`, `row`, `time`, `action`,
 //! `chip control` (with `data-control`), `chip gate` (with `data-gate`), `via` (the door the
-//! call came through, with `data-via`), `outcome`, `duration`, `args`.
+//! call came through, with `data-via`), `outcome`, `duration`, `note`, `grant`, `args`; for the
+//! grants, `grants`, `grant-row` (with `data-grant`, its id), `grant-action`, `grant-match`,
+//! `grant-uses`, `grant-until`, `revoke`.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::JSON;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Element;
 
@@ -35,7 +43,7 @@ use super::dom::{el, set_hidden, shadow_host};
 use super::js;
 use super::listener::EventListener;
 use crate::core::record::{ActionRecord, Gate};
-use crate::core::watch::{lines, WatchModel, WatchRow, RECORD_GATES, WATCH_ROWS_MAX};
+use crate::core::watch::{lines, GrantRow, WatchModel, WatchRow, RECORD_GATES, WATCH_ROWS_MAX};
 
 const CSS: &str = concat!(
     ":host{all:initial;display:block}",
@@ -54,7 +62,7 @@ const CSS: &str = concat!(
     "button:focus-visible{outline:2px solid var(--ac);outline-offset:1px}",
     "[aria-pressed=true]{background:var(--fg);color:var(--bg)}",
     "[part=filters]{margin:8px 0}",
-    "ol{list-style:none;margin:0;padding:0;overflow:auto}",
+    "ol,ul{list-style:none;margin:0;padding:0;overflow:auto}",
     "li{padding:6px 0;border-top:1px solid var(--ln)}li[hidden]{display:none}",
     "time,[part=outcome],[part=duration]{color:var(--mu);font-variant-numeric:tabular-nums}",
     "[part=action]{font-weight:600;overflow-wrap:anywhere}",
@@ -65,6 +73,13 @@ const CSS: &str = concat!(
     "span[data-gate=fired],span[data-gate=confirmed]{color:#1a7f37}",
     "span[data-gate=needs_hand_mode]{color:#9a6700}",
     "details{flex-basis:100%}summary{cursor:pointer;color:var(--mu)}",
+    "[part=note]{flex-basis:100%;font-style:italic;overflow-wrap:anywhere}",
+    "[part=grant]{font-size:11px;color:var(--mu)}",
+    "[part=grants]{margin:8px 0 0;padding:8px;border:1px solid var(--ln);",
+    "border-radius:calc(var(--r)*.6)}[part=grants][hidden]{display:none}",
+    "h3{margin:0 0 4px;font-size:13px;font-weight:650}",
+    "[part=grant-match]{overflow-wrap:anywhere}",
+    "[part=grant-uses],[part=grant-until]{color:var(--mu)}",
     "pre{margin:4px 0 0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:12rem;",
     "overflow:auto}",
 );
@@ -81,6 +96,17 @@ const CELLS: [(&str, &str, &str); 7] = [
     ("span", "duration", ""),
 ];
 
+/// What the panel hears when Revoke is clicked: the grant's id (`ckg_<n>`).
+pub(crate) type OnRevoke = Rc<dyn Fn(&str)>;
+
+/// A live grant as the panel lists it: its id, the text of its row, and its `match` as JSON (or
+/// "any arguments").
+pub(crate) struct GrantLine<'a> {
+    pub(crate) id: String,
+    pub(crate) row: GrantRow<'a>,
+    pub(crate) matching: String,
+}
+
 /// What the model keeps of each row: the record as delivered, and its `<li>`.
 struct RowPayload {
     record: JsValue,
@@ -91,6 +117,8 @@ struct RowPayload {
 pub(crate) struct PanelState {
     model: WatchModel<RowPayload>,
     rows: Element,
+    /// The grants' section and its list.
+    grants: (Element, Element),
     /// `None` is "All".
     filters: Vec<(Option<Gate>, Element, Element)>,
 }
@@ -112,17 +140,26 @@ impl Drop for Panel {
 }
 
 /// The instance's mounted panels.
-#[derive(Default)]
 pub(crate) struct WatchPanels {
     next: Cell<u32>,
     list: RefCell<Vec<Panel>>,
+    on_revoke: OnRevoke,
 }
 
 impl WatchPanels {
+    /// No panel yet; a Revoke click on any panel goes to `on_revoke`.
+    pub(crate) fn new(on_revoke: OnRevoke) -> WatchPanels {
+        WatchPanels {
+            next: Cell::new(0),
+            list: RefCell::default(),
+            on_revoke,
+        }
+    }
+
     /// Draws a panel into `parent`; returns its id (for [`unmount`](Self::unmount) and
-    /// [`json_lines`](Self::json_lines)).
+    /// [`json_lines`](Self::json_lines)). The caller then shows it the live grants.
     pub(crate) fn mount(&self, parent: &Element) -> Result<u32, JsValue> {
-        let (host, state, listeners) = build_panel(parent)?;
+        let (host, state, listeners) = build_panel(parent, &self.on_revoke)?;
         let id = self.next.get();
         self.next.set(id.wrapping_add(1));
         self.list.borrow_mut().push(Panel {
@@ -163,6 +200,13 @@ impl WatchPanels {
         state.map(|s| json_lines(&s)).unwrap_or_default()
     }
 
+    /// Shows the live grants on every panel, replacing what they showed.
+    pub(crate) fn show_grants(&self, grants: &[GrantLine<'_>]) {
+        for panel in self.list.borrow().iter() {
+            panel.state.borrow().show_grants(grants);
+        }
+    }
+
     /// Removes every panel (from `dispose()`).
     pub(crate) fn clear(&self) {
         let panels = self.list.take();
@@ -185,6 +229,17 @@ impl PanelState {
         for ((tag, part, data), text) in CELLS.iter().zip(row.cells()) {
             el(&li, tag, &[("part", part), (data, text)], text);
         }
+        if let Some(note) = &record.note {
+            el(&li, "q", &[("part", "note")], note);
+        }
+        if let Some(grant) = record.grant {
+            el(
+                &li,
+                "span",
+                &[("part", "grant")],
+                &format!("on grant {grant}"),
+            );
+        }
         let details = el(&li, "details", &[("part", "args")], "");
         el(&details, "summary", &[], "args");
         let args =
@@ -205,6 +260,33 @@ impl PanelState {
             old.li.remove();
         }
         self.show_counts();
+    }
+
+    fn show_grants(&self, grants: &[GrantLine<'_>]) {
+        let (section, list) = &self.grants;
+        list.set_text_content(None);
+        for grant in grants {
+            let li = el(
+                list,
+                "li",
+                &[("part", "grant-row"), ("data-grant", &grant.id)],
+                "",
+            );
+            let row = &grant.row;
+            el(&li, "span", &[("part", "grant-action")], row.action);
+            el(&li, "code", &[("part", "grant-match")], &grant.matching);
+            el(&li, "span", &[("part", "grant-uses")], &row.uses);
+            el(&li, "span", &[("part", "grant-until")], &row.until);
+            let label = format!("Revoke the grant of {}", row.action);
+            let attrs = [
+                ("part", "revoke"),
+                ("type", "button"),
+                ("data-grant", grant.id.as_str()),
+                ("aria-label", label.as_str()),
+            ];
+            el(&li, "button", &attrs, "Revoke");
+        }
+        set_hidden(section, grants.is_empty());
     }
 
     fn show_counts(&self) {
@@ -271,7 +353,10 @@ enum ButtonAction {
     Filter(Option<Gate>),
 }
 
-fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>), JsValue> {
+fn build_panel(
+    parent: &Element,
+    on_revoke: &OnRevoke,
+) -> Result<(Element, Shared, Vec<EventListener>), JsValue> {
     let (host, root) = shadow_host(parent, "coworkkit-watch", "watch", CSS)?;
     let section = el(
         &root,
@@ -287,6 +372,23 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
         &[("part", "copy"), ("type", "button")],
         "Copy JSON Lines",
     );
+    let grants = el(
+        &section,
+        "section",
+        &[
+            ("part", "grants"),
+            ("aria-labelledby", "ck-grants"),
+            ("hidden", ""),
+        ],
+        "",
+    );
+    el(
+        &grants,
+        "h3",
+        &[("id", "ck-grants")],
+        "Allowed without asking",
+    );
+    let grant_list = el(&grants, "ul", &[], "");
     let bar = el(
         &section,
         "div",
@@ -317,6 +419,7 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
     let state: Shared = Rc::new(RefCell::new(PanelState {
         model: WatchModel::new(WATCH_ROWS_MAX),
         rows,
+        grants: (grants, grant_list.clone()),
         filters,
     }));
 
@@ -332,7 +435,18 @@ fn build_panel(parent: &Element) -> Result<(Element, Shared, Vec<EventListener>)
             }
         })
     };
-    let mut listeners = vec![listen(&copy, ButtonAction::Copy)];
+    // One listener for every Revoke button, however often the list is redrawn.
+    let on_revoke = on_revoke.clone();
+    let revoke = EventListener::new(&grant_list, "click", move |event| {
+        let button = event
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|e| e.closest("[part=revoke]").ok().flatten());
+        if let Some(id) = button.and_then(|b| b.get_attribute("data-grant")) {
+            on_revoke(&id);
+        }
+    });
+    let mut listeners = vec![listen(&copy, ButtonAction::Copy), revoke];
     for (gate, button, _) in &state.borrow().filters {
         listeners.push(listen(button, ButtonAction::Filter(*gate)));
     }

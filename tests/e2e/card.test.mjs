@@ -154,7 +154,7 @@ test("Cancel, Escape and Enter on the initially focused button each cancel", { t
   assert.deepEqual(reasons, [["cancelled", "cancelled_by_user"], ["cancelled", "cancelled_by_user"], ["cancelled", "cancelled_by_user"]]);
 });
 
-test("Tab and Shift+Tab stay inside the card; Space on Confirm confirms", { timeout: TEST_TIMEOUT }, async () => {
+test("Tab and Shift+Tab stay inside the card (the reason field, Cancel, Confirm); Space on Confirm confirms", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
   await p.evaluate(() => window.hard("resetPassword"));
   const key = await p.evaluate(() => window.call("resetPassword"));
@@ -168,7 +168,7 @@ test("Tab and Shift+Tab stay inside the card; Space on Confirm confirms", { time
     await p.keyboard.press("Shift+Tab");
     seen.push((await cardState(p)).focused);
   }
-  assert.deepEqual(seen, ["confirm", "cancel", "confirm", "cancel", "confirm", "cancel", "confirm"]);
+  assert.deepEqual(seen, ["confirm", "reason", "cancel", "confirm", "cancel", "reason", "confirm"]);
   await armed();
   await p.keyboard.press("Space");
   assert.equal((await waitOutcome(p, key)).gate, "confirmed");

@@ -98,19 +98,36 @@ test("a person walks through every gate; the hostile agent gets nowhere", { time
   assert.equal(await ask(page, "Review pricing page"), "Added “Review pricing page” to Website redesign. It now has 12 tasks.");
   assert.equal((await taskTitles(page)).at(-1), "Review pricing page");
 
-  // Soft: the assistant asks out loud, the person types yes, it calls again with the token.
+  // Soft: the assistant asks out loud; the person clicks "Allow archiving for 30 minutes", a
+  // real click that makes a grant (SPEC §12) and answers yes: the call comes again with the token.
   assert.equal(await ask(page, "archive the Launch thread"), "Shall I archive the thread “Launch” in Website redesign? It can be restored later.");
   assert.equal(await count(page, ".thread.is-archived"), 0, "nothing archived before the yes");
   await shot(page, "02-soft-question");
-  assert.equal(await ask(page, "yes"), "Done: “Launch” is archived. You can restore it later.");
-  assert.equal(await text(page, ".thread.is-archived .thread-title"), "Launch");
-
-  // The safety net: removeTag declares no control, so it is soft; the person clicks No.
-  assert.equal(await ask(page, "remove tag urgent"), "Shall I remove the tag #urgent from 4 tasks?");
-  await clickButton(page, "No", true);
+  await clickButton(page, "Allow archiving for 30 minutes", true);
   await idle(page);
-  assert.equal(await lastReply(page), "OK, I won't. Nothing changed.");
-  assert.match(await text(page, "#transcript .note"), /removeTag declares no control.*gated it soft \(controlSource "destructive_name"\)/);
+  assert.equal(await lastReply(page), "Done: “Launch” is archived. You can restore it later.");
+  assert.equal(await text(page, ".thread.is-archived .thread-title"), "Launch");
+  assert.match(await page.evaluate(() => [...document.querySelectorAll("#transcript .note")].at(-1).textContent),
+    /^You allowed archiving threads without asking until \d\d?:\d\d( [AP]M)?\. The Watch panel lists it, with Revoke\.$/);
+  // While the grant lives, archiving fires at once, the record naming the grant.
+  assert.equal(await ask(page, "archive the Homepage copy thread"), "Done: “Homepage copy, round 3” is archived, without asking: you allowed archiving for a while.");
+  const grant = await page.evaluate(() => window.demo.ck.grants()[0]);
+  assert.deepEqual([grant.action, grant.uses], ["archiveThread", 1]);
+  assert.equal(await page.evaluate(() => window.demo.records.at(-1).grant), grant.id);
+  const listed = await onPart(page, "grants", function () {
+    return [...this.querySelectorAll("[part=grant-row]")].map((li) => [li.querySelector("[part=grant-action]").textContent, li.querySelector("[part=grant-uses]").textContent]);
+  });
+  assert.deepEqual(listed, [["archiveThread", "used once"]]);
+  await shot(page, "02b-grant");
+  // Revoke, in the Watch panel: the next archive would ask again.
+  await clickPart(page, "revoke");
+  await waitFor(page, () => window.demo.ck.grants().length === 0);
+
+  // The safety net: removeTag declares no control, so it is soft; the person says no, and why.
+  assert.equal(await ask(page, "remove tag urgent"), "Shall I remove the tag #urgent from 4 tasks?");
+  assert.equal(await ask(page, "no, we still sort by it"), "OK, I won't: you said “we still sort by it”. Nothing changed.");
+  assert.equal(await page.evaluate(() => window.demo.records.at(-1).note), "we still sort by it");
+  assert.match(await page.evaluate(() => [...document.querySelectorAll("#transcript .note")].at(-1).textContent), /removeTag declares no control.*gated it soft \(controlSource "destructive_name"\)/);
   assert.equal(await count(page, "#tag-nav .tag-urgent"), 1, "#urgent is still there");
 
   // Hand mode: off, the element action touches nothing; the person arms it on the SDK's switch.
@@ -140,9 +157,15 @@ test("a person walks through every gate; the hostile agent gets nowhere", { time
   assert.equal(await onPart(page, "notice", function () { return this.textContent; }), "Only admin can confirm this.");
   await sleep(600);
   await shot(page, "04-member-card");
+  // The person says why on the card (its reason field), then Cancel: the assistant answers with
+  // those words and does not try again.
+  await clickPart(page, "reason");
+  await page.keyboard.type("Not this one, it still has open tasks");
+  await shot(page, "04b-card-reason");
   await clickPart(page, "cancel");
   await idle(page);
-  assert.equal(await lastReply(page), "OK, Website redesign stays. The card was cancelled and nothing was deleted.");
+  assert.equal(await lastReply(page), "OK, Website redesign stays. You said: “Not this one, it still has open tasks”. I won't try again unless you ask.");
+  assert.equal(await page.evaluate(() => window.demo.records.at(-1).note), "Not this one, it still has open tasks");
   assert.ok((await projectNames(page)).includes("Website redesign"));
 
   // Hard, as an admin: a real click on Confirm deletes it.
@@ -169,7 +192,7 @@ test("a person walks through every gate; the hostile agent gets nowhere", { time
   await shot(page, "06-trick");
   await clickPart(page, "cancel");
   await idle(page);
-  assert.equal(await lastHostile(page), "That's all I've got: 13 tries, none got through.");
+  assert.equal(await lastHostile(page), "That's all I've got: 16 tries, none got through.");
   const verdicts = await page.evaluate(() => [...document.querySelectorAll("#transcript .attempt")].map((r) => [r.querySelector(".attempt-label").textContent, r.querySelector(".verdict").textContent, r.querySelector(".attempt-detail").textContent]));
   assert.deepEqual(verdicts, [
     ["Archive “Beta feedback” without asking the person", "blocked", "needs_confirmation: it did not fire, the person must say yes"],
@@ -179,6 +202,9 @@ test("a person walks through every gate; the hostile agent gets nowhere", { time
     ["Reuse that call id with different arguments", "blocked", "rejected · call_id_conflict"],
     ["Click a task's checkbox with Hand mode off", "blocked", "needs_hand_mode: nothing in the page was touched"],
     ["Call an undeclared tool, confirmCard", "blocked", "rejected · unknown_action"],
+    ["Grant myself archiving for a day", "blocked", "rejected · unknown_action: only a person's click in the app makes a grant"],
+    ["Ask for more in the arguments: ttlMs, maxUses, match", "blocked", "rejected · invalid_args: no grant was made or widened"],
+    ["Speak for the person: a reason on a call that is no decline", "blocked", "rejected · invalid_args: no record shows those words as the person's"],
     ["Delete “Q3 hiring” and confirm the card myself", "blocked", "cancelled: Q3 hiring is still there"],
     ["…on the card: host.shadowRoot", "blocked", "null: the card's shadow root is closed"],
     ["…on the card: host.click()", "blocked", "the card is still waiting; nothing was deleted"],
@@ -197,6 +223,8 @@ test("a person walks through every gate; the hostile agent gets nowhere", { time
     "addTask open fired",
     "listProjects open fired",
     "archiveThread soft confirmed",
+    "listProjects open fired",
+    "archiveThread soft fired",
     "listTags open fired",
     "removeTag soft cancelled",
     "listTasks open fired",
@@ -216,6 +244,9 @@ test("a person walks through every gate; the hostile agent gets nowhere", { time
     "addTask open rejected",
     "markFirstTaskDone open needs_hand_mode",
     "confirmCard open rejected",
+    "grant open rejected",
+    "archiveThread soft rejected",
+    "archiveThread soft rejected",
     "deleteProject hard cancelled",
   ]);
   const byAction = await page.evaluate(() => window.demo.records.filter((r) => r.action === "deleteProject").map((r) => [r.gate, r.approver?.id ?? null, r.reason ?? null]));
@@ -225,8 +256,8 @@ test("a person walks through every gate; the hostile agent gets nowhere", { time
   const counts = await onPart(page, "filters", function () {
     return Object.fromEntries([...this.querySelectorAll("[part=filter]")].map((b) => [b.dataset.gate, b.querySelector("[part=count]").textContent]));
   });
-  assert.equal(counts.all, "25");
-  assert.equal(counts.rejected, "4");
+  assert.equal(counts.all, "30");
+  assert.equal(counts.rejected, "7");
   await shot(page, "07-end");
   await page.setViewport(1280, 2400);
   await page.screenshot({ path: join(OUT, "08-watch.png"), selector: ".watch" });

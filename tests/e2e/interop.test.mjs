@@ -41,11 +41,12 @@ function inPage(fn, arg, { keep = false } = {}) {
 
 // ---- manifests ------------------------------------------------------------------------------
 
-const SOFT_NOTE = "This asks first: the first call does not run it but returns needs_confirmation with a confirmToken. Ask the user; on a yes, call it again with the same arguments plus confirmToken; on a no, call it with confirmToken and decline: true.";
+const SOFT_NOTE = "This asks first: the first call does not run it but returns needs_confirmation with a confirmToken. Ask the user; on a yes, call it again with the same arguments plus confirmToken; on a no, call it with confirmToken and decline: true (and declineReason, if they said why).";
 const HARD_NOTE = "A person confirms this on screen before it runs: wait for the outcome and do not call it again.";
 const SOFT_PARAMS = {
   confirmToken: { type: "string", description: "Only after the user said yes: the confirmToken from the needs_confirmation answer." },
   decline: { type: "boolean", description: "With confirmToken, when the user said no." },
+  declineReason: { type: "string", description: "With decline: true, why the user said no, in their own words (at most 200 characters)." },
 };
 const SUMMARY = "SECRET-SUMMARY: delete p1 and its 12 tasks?";
 
@@ -182,7 +183,7 @@ test("OpenAI Chat: a tool call in, a tool message out; arguments as a string or 
   assert.equal(r.asString.tool_call_id, "call_1");
   assert.deepEqual(parse(r.asString), { gate: "fired", ok: true, result: { done: "searchDocs", args: { query: "wasm" } } });
   assert.deepEqual(parse(r.asObject).result.args, { query: "rust" });
-  assert.deepEqual(parse(r.invalid), { gate: "rejected", ok: false, error: { code: "invalid_args", message: "args.query: expected string" } });
+  assert.deepEqual(parse(r.invalid), { gate: "rejected", ok: false, error: { code: "invalid_args", message: "args.query: expected string" }, instruction: "Not done: the arguments are not valid (error.message says where). Fix them, then call again." });
   assert.equal(parse(r.unknown).error.code, "unknown_action");
   assert.equal(r.runs, 2);
   assert.deepEqual(r.callIds, ["call_1", "call_2", "call_3", "call_4"], "the provider's id is the callId");
@@ -252,7 +253,7 @@ test("tool results: compact content in a fixed key order, in each provider's sha
     return { fired: text(fired), rejected: text(rejected), asks: text(asks), cyclic: text(cyclic), big: text(big) };
   });
   assert.equal(r.fired, JSON.stringify({ role: "tool", tool_call_id: "call_1", content: '{"gate":"fired","ok":true,"result":{"done":"search","args":{"q":"x"}}}' }));
-  assert.equal(r.rejected, JSON.stringify({ type: "function_call_output", call_id: "call_2", output: '{"gate":"rejected","ok":false,"error":{"code":"invalid_args","message":"args.q: expected string"}}' }));
+  assert.equal(r.rejected, JSON.stringify({ type: "function_call_output", call_id: "call_2", output: '{"gate":"rejected","ok":false,"error":{"code":"invalid_args","message":"args.q: expected string"},"instruction":"Not done: the arguments are not valid (error.message says where). Fix them, then call again."}' }));
   const asks = JSON.parse(r.asks);
   assert.deepEqual(Object.keys(asks), ["type", "tool_use_id", "content", "is_error"]);
   assert.equal(asks.is_error, false, "asking first is a normal step");
@@ -263,7 +264,7 @@ test("tool results: compact content in a fixed key order, in each provider's sha
   assert.equal(r.big, JSON.stringify({ role: "tool", tool_call_id: "call_5", content: '{"gate":"fired","ok":true}' }));
 });
 
-test("tool results: the line telling the model what to do next, word for word, per gate", { timeout: TEST_TIMEOUT }, async () => {
+test("tool results: the line telling the model what to do next, word for word, per gate (SPEC §12: on every outcome that is not ok)", { timeout: TEST_TIMEOUT }, async () => {
   const r = await p.evaluate(async () => {
     const { Coworkkit } = window.coworkkit;
     const ck = new Coworkkit({ confirmTimeoutMs: 80, armDelayMs: 50 });
@@ -298,13 +299,13 @@ test("tool results: the line telling the model what to do next, word for word, p
     }
   });
   assert.deepEqual(r, [
-    ["needs_confirmation", "Not done yet. Ask the user whether to go ahead; on a yes, call tidyDesk again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true."],
+    ["needs_confirmation", "Not done yet. Ask the user whether to go ahead; on a yes, call tidyDesk again with the same arguments plus this confirmToken; on a no, call it with the confirmToken and decline: true, and the user's reason, if they gave one, as declineReason."],
     ["confirmed", null],
-    ["cancelled", "Not done: it was cancelled. Do not retry unless the user asks."],
-    ["timeout", "Not done: nobody confirmed it in time."],
+    ["cancelled", "Not done: the user said no, so it was cancelled; the reason they gave, if any, is in error.message. Do not retry or ask again unless the user brings it up."],
+    ["timeout", "Not done: nobody confirmed it in time. Ask the user before trying again."],
     ["needs_hand_mode", "Not done: the user has not let the agent use this page (Hand mode is off). Ask them to turn it on, then try again."],
     ["fired", null],
-    ["rejected", null],
+    ["rejected", "Not done: there is no tool by that name. Use one of the tools you were given."],
   ]);
 });
 

@@ -177,7 +177,7 @@ test("getTools() lists every action with title, description, schema and hints; n
     assert.equal(t.ownWindow, true);
     assert.equal(typeof t.origin, "string");
   }
-  assert.deepEqual(Object.keys(r.tools[0].inputSchema.properties), ["threadId", "confirmToken", "decline"], "a soft tool offers confirmToken and decline");
+  assert.deepEqual(Object.keys(r.tools[0].inputSchema.properties), ["threadId", "confirmToken", "decline", "declineReason"], "a soft tool offers confirmToken, decline and declineReason");
   assert.match(r.tools.find((t) => t.name === "deleteProject").description, /A person confirms this on screen/);
   assert.deepEqual(r.whileCard, r.tools);
   assert.ok(!JSON.stringify([r.tools, r.whileCard]).includes("SECRET"), "the summary is in no tool");

@@ -2,9 +2,10 @@
 #![allow(dead_code)]
 
 use coworkkit::core::engine::{
-    ActionDef, ActionId, CallRef, Config, Effect, Engine, Entropy, InvokeRequest, ProposalId,
-    Ticket,
+    ActionDef, ActionId, CallRef, Config, Effect, Engine, Entropy, GrantId, InvokeRequest,
+    ProposalId, Ticket,
 };
+use coworkkit::core::grant::Grant;
 use coworkkit::core::record::{ActionRecord, Approver, Outcome};
 use coworkkit::core::value::Value;
 use proptest::prelude::*;
@@ -197,17 +198,55 @@ pub fn viewer() -> Option<Approver> {
 }
 
 /// What the engine handed out that can later justify a `Run`, as the test saw it: soft tokens
-/// (for which call, action and args, and when by the test's own clock) and hard proposals (for
-/// which call). The property models keep one each and ask it whether a `Run` had consent, so
-/// that rule is written once, with the same knowledge as the e2e lab (tests/e2e/hostile/lab.js).
+/// (for which call, action and args, and when by the test's own clock), hard proposals (for
+/// which call) and the grants the app made (SPEC §12: for which action and args, how long by
+/// the test's clock, how many uses). The property models keep one each and ask it whether a
+/// `Run` had consent, so that rule is written once, with the same knowledge as the e2e lab
+/// (tests/e2e/hostile/lab.js).
 pub struct Consent {
     /// Every token issued, in issue order.
     pub issued: Vec<Issued>,
     /// proposal → (call id, action), as announced.
     pub proposals: Vec<(ProposalId, String, String)>,
+    /// Every grant the app made, in the order it made them.
+    pub grants: Vec<Granted>,
     /// The engine's `confirmTimeoutMs`, as the test configured it: a token's lifetime is judged
     /// by the test's clock against it, never by the `expiresAt` the engine reports.
     timeout_ms: f64,
+}
+
+/// One grant, as the app made it and the test has counted its uses since.
+#[derive(Clone, Debug)]
+pub struct Granted {
+    pub id: GrantId,
+    pub action: String,
+    /// The args a covered call must have, key by key.
+    pub match_args: Vec<(String, Value)>,
+    /// The test's clock when the app made it, and the lifetime it asked for.
+    pub made_at: f64,
+    pub ttl_ms: f64,
+    pub max_uses: Option<u32>,
+    /// Calls it let through, as the test counted them.
+    pub uses: u32,
+    /// Revoked, or the instance disposed.
+    pub ended: bool,
+}
+
+impl Granted {
+    /// Live at `now` by the test's own clock and counts.
+    pub fn live(&self, now: f64) -> bool {
+        !self.ended
+            && now < self.made_at + self.ttl_ms
+            && self.max_uses.is_none_or(|m| self.uses < m)
+    }
+
+    fn covers(&self, action: &str, args: &Value) -> bool {
+        self.action == action
+            && self
+                .match_args
+                .iter()
+                .all(|(k, want)| args.get(k).is_some_and(|got| got.canonical_eq(want)))
+    }
 }
 
 /// One soft token, as issued.
@@ -231,8 +270,84 @@ impl Consent {
         Consent {
             issued: Vec::new(),
             proposals: Vec::new(),
+            grants: Vec::new(),
             timeout_ms,
         }
+    }
+
+    /// The app made `grant` at `now`, asking for `ttl_ms`.
+    pub fn granted(&mut self, grant: &Grant, ttl_ms: f64, now: f64) {
+        self.grants.push(Granted {
+            id: grant.id,
+            action: grant.action.clone(),
+            match_args: grant.match_args.clone(),
+            made_at: now,
+            ttl_ms,
+            max_uses: grant.max_uses,
+            uses: 0,
+            ended: false,
+        });
+    }
+
+    /// A grant was revoked: true when the test knew it live.
+    pub fn revoked(&mut self, id: GrantId, now: f64) -> bool {
+        match self.grants.iter_mut().find(|g| g.id == id) {
+            Some(g) if g.live(now) => {
+                g.ended = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The instance was disposed: every grant ended.
+    pub fn disposed(&mut self) {
+        for g in &mut self.grants {
+            g.ended = true;
+        }
+    }
+
+    /// A soft `Run` of `action` with `args` at `now` followed a first call with no token: a
+    /// grant the app made, live by the test's clock and counts, must cover it; the oldest such
+    /// (the documented rule) spends a use. Returns its id, which the call's record must name.
+    pub fn grant_run(
+        &mut self,
+        action: &str,
+        args: &Value,
+        now: f64,
+    ) -> Result<GrantId, TestCaseError> {
+        let grant = self
+            .grants
+            .iter_mut()
+            .find(|g| g.live(now) && g.covers(action, args))
+            .ok_or_else(|| TestCaseError::fail("soft Run without a token or a live grant"))?;
+        grant.uses += 1;
+        Ok(grant.id)
+    }
+
+    /// The live grants as the test knows them must be exactly the engine's: no grant made,
+    /// extended, widened or restored by anything but the app, each use counted once.
+    pub fn check_grants<'a>(
+        &self,
+        engine: impl Iterator<Item = &'a Grant>,
+        now: f64,
+    ) -> Result<(), TestCaseError> {
+        let theirs: Vec<&Grant> = engine.collect();
+        let ours: Vec<&Granted> = self.grants.iter().filter(|g| g.live(now)).collect();
+        prop_assert_eq!(
+            theirs.len(),
+            ours.len(),
+            "live grants: engine vs the app's own"
+        );
+        for (t, o) in theirs.iter().zip(&ours) {
+            prop_assert_eq!(t.id, o.id);
+            prop_assert_eq!(&t.action, &o.action);
+            prop_assert_eq!(t.expires_at, o.made_at + o.ttl_ms, "a grant's expiry moved");
+            prop_assert_eq!(t.max_uses, o.max_uses, "a grant's uses were widened");
+            prop_assert_eq!(t.uses, o.uses, "a grant's use count");
+            prop_assert_eq!(&t.match_args, &o.match_args, "a grant's match was widened");
+        }
+        Ok(())
     }
 
     /// A `needs_confirmation` answer, at `now`, to an invoke of `action` with `args` carried

@@ -4,7 +4,7 @@
 // tied by tests/fixtures/tapes.txt, see tapes.test.mjs.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ArgsReader, ckReadCall, ckReadValue, wellFormed, utf8Length } from "../../src/js/read.js";
+import { ArgsReader, ckReadCall, ckReadValue, wellFormed, utf8Length, REASON_READ_UNITS } from "../../src/js/read.js";
 import { MAX_DEPTH, MAX_FIELD_BYTES } from "../../src/js/codes.js";
 
 const BIG = 1 << 30;
@@ -234,35 +234,44 @@ test("without the copy, a container reads as null; after a refusal, as undefined
   assert.equal(new ArgsReader(BIG, true).all({ f() {} }), undefined);
 });
 
-test("an invoke call: its fields in order, then decline, then the args; absent args are `u`", () => {
-  assert.equal(callTape({ name: "getTask", args: { a: 1 }, callId: "c1" }), "s7:getTasks2:c1u0{1:1:ai1;}");
-  assert.equal(callTape({ name: "x" }), "s1:xuu0u");
-  assert.equal(callTape({ name: 1, callId: 2, confirmToken: "t", decline: true, args: null }), "xxs1:t1n");
-  assert.equal(callTape({ name: "x", callId: null, confirmToken: {}, decline: "yes" }), "s1:xux1u");
-  assert.equal(callTape({ name: "n\ud800" }), "s4:n\ufffduu0u");
-  assert.equal(callTape({ name: "x", args: { f() {} } }), "s1:xuu0!3args.f");
-  assert.equal(callTape(null), "uuu0u");
+test("an invoke call: its fields in order, then decline and reason, then the args; absent args are `u`", () => {
+  assert.equal(callTape({ name: "getTask", args: { a: 1 }, callId: "c1" }), "s7:getTasks2:c1u0u{1:1:ai1;}");
+  assert.equal(callTape({ name: "x" }), "s1:xuu0uu");
+  assert.equal(callTape({ name: 1, callId: 2, confirmToken: "t", decline: true, args: null }), "xxs1:t1un");
+  assert.equal(callTape({ name: "x", callId: null, confirmToken: {}, decline: "yes" }), "s1:xux1uu");
+  assert.equal(callTape({ name: "n\ud800" }), "s4:n\ufffduu0uu");
+  assert.equal(callTape({ name: "x", args: { f() {} } }), "s1:xuu0u!3args.f");
+  assert.equal(callTape(null), "uuu0uu");
+  assert.equal(callTape({ name: "x", confirmToken: "t", decline: true, reason: "Not now" }), "s1:xus1:t1s7:Not nowu");
+  assert.equal(callTape({ name: "x", reason: ["no"] }), "s1:xuu0xu");
+});
+
+test("an invoke call's reason is read up to REASON_READ_UNITS code units, never refused for its length", () => {
+  const long = "n".repeat(REASON_READ_UNITS - 1) + "\ud83d\ude00" + "x".repeat(5_000_000);
+  const tape = callTape({ name: "x", decline: true, confirmToken: "t", reason: long, args: { a: 1 } });
+  // The cut falls inside the pair: its first half reads as U+FFFD (3 bytes).
+  assert.equal(tape, `s1:xus1:t1s${REASON_READ_UNITS - 1 + 3}:${"n".repeat(REASON_READ_UNITS - 1)}\ufffd{1:1:ai1;}`);
 });
 
 test("an invoke call whose tape outgrows the reader's buffer, with fields that move the args up", () => {
   const long = "x".repeat(5000);
-  assert.equal(callTape({ name: "x", args: [long, "é\ud800"], callId: "c1", confirmToken: "tök" }),
-    `s1:xs2:c1s4:tök0[2:s5000:${long}s5:é\ufffd]`);
-  assert.equal(callTape({ name: "x", args: [1] }), "s1:xuu0[1:i1;]", "the next call reads afresh");
+  assert.equal(callTape({ name: "x", args: [long, "é\ud800"], callId: "c1", confirmToken: "tök", reason: "ü" }),
+    `s1:xs2:c1s4:tök0s2:ü[2:s5000:${long}s5:é\ufffd]`);
+  assert.equal(callTape({ name: "x", args: [1] }), "s1:xuu0u[1:i1;]", "the next call reads afresh");
 });
 
 test("an invoke call: every property is read once, in order; a throwing getter reads as undefined", () => {
   const seen = [];
   const call = new Proxy({ name: "x", args: {}, callId: "c" }, { get: (t, k) => { seen.push(k); return t[k]; } });
   ckReadCall(call, BIG);
-  assert.deepEqual(seen, ["name", "args", "callId", "confirmToken", "decline"]);
-  const throwing = { get name() { throw new Error("no"); }, get callId() { throw new Error("no"); } };
-  assert.equal(callTape(throwing), "uuu0u");
+  assert.deepEqual(seen, ["name", "args", "callId", "confirmToken", "decline", "reason"]);
+  const throwing = { get name() { throw new Error("no"); }, get callId() { throw new Error("no"); }, get reason() { throw new Error("no"); } };
+  assert.equal(callTape(throwing), "uuu0uu");
 });
 
 test("an invoke call: one reading holds the tape, the frozen copy and the callId string; no id is made for an absent callId", () => {
   const reading = ckReadCall({ name: "x", args: { a: [1] }, callId: "call_9" }, BIG);
-  assert.equal(text(reading.tape), "s1:xs6:call_9u0{1:1:a[1:i1;]}");
+  assert.equal(text(reading.tape), "s1:xs6:call_9u0u{1:1:a[1:i1;]}");
   assert.deepEqual(reading.copy, { a: [1] });
   assert.ok(Object.isFrozen(reading.copy.a));
   assert.equal(reading.callId, "call_9");
@@ -275,18 +284,18 @@ test("an invoke call: one reading holds the tape, the frozen copy and the callId
 test("an invoke call: name, callId and confirmToken longer than MAX_FIELD_BYTES UTF-8 bytes read as other, uncopied", () => {
   assert.equal(MAX_FIELD_BYTES, 256);
   const at = "a".repeat(MAX_FIELD_BYTES), over = at + "a";
-  assert.equal(callTape({ name: at, callId: at, confirmToken: at }), `s256:${at}s256:${at}s256:${at}0u`);
-  assert.equal(callTape({ name: over, callId: over, confirmToken: over }), "xxx0u");
+  assert.equal(callTape({ name: at, callId: at, confirmToken: at }), `s256:${at}s256:${at}s256:${at}0uu`);
+  assert.equal(callTape({ name: over, callId: over, confirmToken: over }), "xxx0uu");
   // Bytes, not UTF-16 units: 128 × "é" is 256 bytes, 129 is one character more.
   const e128 = "é".repeat(128), e129 = e128 + "é";
-  assert.equal(callTape({ name: "x", callId: e128 }), `s1:xs256:${e128}u0u`);
-  assert.equal(callTape({ name: "x", callId: e129 }), "s1:xxu0u");
+  assert.equal(callTape({ name: "x", callId: e128 }), `s1:xs256:${e128}u0uu`);
+  assert.equal(callTape({ name: "x", callId: e129 }), "s1:xxu0uu");
   const reading = ckReadCall({ name: "x", callId: over }, BIG);
   assert.equal(reading.callId, undefined, "an oversize callId is not handed over");
   // A huge string is refused by its length, before any walk over it.
   const huge = "é".repeat(8 << 20);
   const started = performance.now();
-  assert.equal(callTape({ name: huge, callId: huge, confirmToken: huge }), "xxx0u");
+  assert.equal(callTape({ name: huge, callId: huge, confirmToken: huge }), "xxx0uu");
   assert.ok(performance.now() - started < 1000, "an oversize field costs no walk over it");
 });
 
@@ -296,8 +305,8 @@ test("an invoke call made from a getter while the args are read keeps its own co
     name: "outer",
     args: { get a() { const r = ckReadCall({ name: "inner", args: { b: 2 } }, BIG); inner = [text(r.tape), r.copy]; return 1; } },
   }, BIG);
-  assert.equal(inner[0], "s5:inneruu0{1:1:bi2;}");
+  assert.equal(inner[0], "s5:inneruu0u{1:1:bi2;}");
   assert.deepEqual(inner[1], { b: 2 });
-  assert.equal(text(reading.tape), "s5:outeruu0{1:1:ai1;}");
+  assert.equal(text(reading.tape), "s5:outeruu0u{1:1:ai1;}");
   assert.deepEqual(reading.copy, { a: 1 });
 });

@@ -17,6 +17,8 @@ test("an outcome: callId, gate, ok, then only the optional fields given; frozen"
   assert.ok(Object.isFrozen(bare));
   const full = ckOutcome("c", gate("needs_confirmation"), false, null, ckError(code("bad_token"), "y"), "tok", 5);
   assert.deepEqual(Object.keys(full), ["callId", "gate", "ok", "result", "error", "confirmToken", "expiresAt"]);
+  const refused = ckOutcome("c", gate("rejected"), false, undefined, ckError(code("bad_token"), "y"), undefined, undefined);
+  assert.deepEqual(Object.keys(refused), ["callId", "gate", "ok", "error", "instruction"], "not ok: an instruction, last");
   assert.equal(full.gate, "needs_confirmation");
   assert.equal(full.result, null, "null is a result");
 });
@@ -40,6 +42,18 @@ test("a record: SPEC §6's order, id as sessionId.seq, approver and reason only 
   const withBoth = ckRecord(8, "s1", "c", "a", 2, 2, gate("cancelled"), ...notRun, {}, { id: "ann" }, code("disposed"), 2, 1, 2);
   assert.deepEqual(Object.keys(withBoth).slice(10), ["approver", "reason", "via", "startedAt", "settledAt"]);
   assert.deepEqual([withBoth.control, withBoth.controlSource, withBoth.reason, withBoth.via], ["hard", "destructive_name", "disposed", "webmcp"]);
+  // SPEC §12: the person's words, and the grant a soft call fired on, only when given.
+  const said = ckRecord(10, "s1", "c", "a", 2, 0, gate("cancelled"), ...notRun, {}, undefined, code("cancelled_by_user"), 0, 1, 2, undefined, "Not this one", undefined);
+  assert.deepEqual(Object.keys(said).slice(10), ["reason", "via", "note", "startedAt", "settledAt"]);
+  assert.equal(said.note, "Not this one");
+  const granted = ckRecord(11, "s1", "c", "a", 1, 0, gate("fired"), status("ok"), 1, undefined, undefined, {}, undefined, undefined, 0, 1, 2, undefined, undefined, "ckg_4");
+  assert.deepEqual(Object.keys(granted).slice(10), ["via", "grant", "startedAt", "settledAt"]);
+  assert.equal(granted.grant, "ckg_4");
+  // SPEC §4.1: the passkey that confirmed it, after via.
+  const verification = Object.freeze({ method: "passkey", credentialId: "AQ", receipt: Object.freeze({ statement: "{}", credential: {} }) });
+  const verified = ckRecord(12, "s1", "c", "a", 2, 0, gate("confirmed"), status("ok"), 1, undefined, undefined, {}, { id: "ann" }, undefined, 0, 1, 2, verification, undefined, undefined);
+  assert.deepEqual(Object.keys(verified).slice(10), ["approver", "via", "verification", "startedAt", "settledAt"]);
+  assert.equal(verified.verification, verification);
 });
 
 test("a record's outcome: ok with an optional value, error with code and message, else the status alone", () => {

@@ -9,14 +9,14 @@ import { MAX_FIELD_BYTES } from "../../src/js/codes.js";
 
 const BIG = 1 << 30;
 const text = (bytes) => new TextDecoder().decode(bytes);
-/** An invoke call's tape: name, callId, confirmToken, decline, args. */
+/** An invoke call's tape: name, callId, confirmToken, decline, reason, args. */
 const callTape = (call) => text(ckReadCall(call, BIG).tape);
 /** The confirmToken part of a call `{ name: "x", confirmToken }`'s tape. */
 const tokenOf = (confirmToken) => {
   const t = callTape({ name: "x", confirmToken });
   assert.ok(t.startsWith("s1:xu"), t);
-  assert.ok(t.endsWith("0u"), t);
-  return t.slice("s1:xu".length, -"0u".length);
+  assert.ok(t.endsWith("0uu"), t);
+  return t.slice("s1:xu".length, -"0uu".length);
 };
 
 const TOKEN = "ckt_" + "0123456789abcdef".repeat(2);
@@ -61,9 +61,9 @@ test("a token that is not a string is other, never converted to one", () => {
   assert.equal(tokenOf(null), "u");
   // A getter is read once, in the call's read order, and a throwing one is no token.
   let reads = 0;
-  assert.equal(callTape({ name: "x", get confirmToken() { reads++; return TOKEN; } }), `s1:xus36:${TOKEN}0u`);
+  assert.equal(callTape({ name: "x", get confirmToken() { reads++; return TOKEN; } }), `s1:xus36:${TOKEN}0uu`);
   assert.equal(reads, 1);
-  assert.equal(callTape({ name: "x", get confirmToken() { throw new Error("no"); } }), "s1:xuu0u");
+  assert.equal(callTape({ name: "x", get confirmToken() { throw new Error("no"); } }), "s1:xuu0uu");
 });
 
 test("a token inside a tool call's arguments is read as the args' own string, unconverted", () => {
@@ -86,7 +86,7 @@ test("toJSON is never called, on the args, on the call or anywhere below, nor JS
     const plain = { a: { b: [1, { c: "d" }] }, e: null };
     assert.equal(text(ckReadValue(plain, BIG)), "{2:1:a{1:1:b[2:i1;{1:1:cs1:d}]}1:en}");
     const reading = ckReadCall({ name: "x", args: plain, confirmToken: TOKEN, ...tempting(calls) }, BIG);
-    assert.equal(text(reading.tape), `s1:xus36:${TOKEN}0{2:1:a{1:1:b[2:i1;{1:1:cs1:d}]}1:en}`);
+    assert.equal(text(reading.tape), `s1:xus36:${TOKEN}0u{2:1:a{1:1:b[2:i1;{1:1:cs1:d}]}1:en}`);
     // An own toJSON is a function: refused by its path, not called. A Date (whose prototype
     // has one) is not plain data.
     const own = tempting(calls);

@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ckReadToolCall, NOT_AN_OBJECT, UNKNOWN_SHAPE } from "../../src/js/read.js";
-import { ckAnswer, ckInstruction } from "../../src/js/objects.js";
-import { SHAPE_AI_SDK, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "../../src/js/codes.js";
+import { ckAnswer, ckCompact, ckError, ckInstruction, ckNextStep, ckOutcome } from "../../src/js/objects.js";
+import { CODES, GATES, SHAPE_AI_SDK, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "../../src/js/codes.js";
 
 const MAX = 64;
 /** Strings longer than this many UTF-16 units are refused unread. */
@@ -166,7 +166,10 @@ test("a call of no known shape is refused and answered in the closest shape", ()
   assert.equal(read("a string"), "0uu" + UNKNOWN_SHAPE);
 });
 
-const outcome = (o) => Promise.resolve(Object.freeze({ callId: "ck_1", ...o }));
+/** An outcome as ckOutcome makes it: not ok and terminal, it carries its instruction. */
+const outcome = (o) => Promise.resolve(Object.freeze({
+  callId: "ck_1", ...o, ...(!o.ok && o.gate !== "needs_confirmation" ? { instruction: ckNextStep(o.gate, o.error?.code) } : {}),
+}));
 
 test("the tool result, in each provider's shape; the id defaults to the outcome's callId", async () => {
   const fired = { gate: "fired", ok: true, result: { n: 1 } };
@@ -187,7 +190,7 @@ test("the AI SDK's answer is what addToolOutput takes: { tool, toolCallId, outpu
   const soft = await ckAnswer(outcome({ gate: "needs_confirmation", ok: false, confirmToken: "tok", expiresAt: 5 }), SHAPE_AI_SDK, undefined, "archiveThread");
   assert.deepEqual(soft, { tool: "archiveThread", toolCallId: "ck_1", output: { gate: "needs_confirmation", ok: false, confirmToken: "tok", instruction: ckInstruction("archiveThread", "needs_confirmation") } });
   const rejected = await ckAnswer(outcome({ gate: "rejected", ok: false, error: { code: "invalid_args", message: "m" } }), SHAPE_AI_SDK, "c", "x");
-  assert.deepEqual(rejected, { tool: "x", toolCallId: "c", output: { gate: "rejected", ok: false, error: { code: "invalid_args", message: "m" } } }, "no output-error: the model reads the gate");
+  assert.deepEqual(rejected, { tool: "x", toolCallId: "c", output: { gate: "rejected", ok: false, error: { code: "invalid_args", message: "m" }, instruction: ckNextStep("rejected", "invalid_args") } }, "no output-error: the model reads the gate");
   const bigint = await ckAnswer(outcome({ gate: "fired", ok: true, result: 1n }), SHAPE_AI_SDK, "c", "x");
   assert.deepEqual(bigint.output, { gate: "fired", ok: true });
 });
@@ -212,7 +215,7 @@ test("the content: error and token copied, an instruction where the next step is
   assert.match(JSON.parse(soft.content).instruction, /call archiveThread again with the same arguments plus this confirmToken/);
   assert.equal(soft.is_error, false, "a soft call's first answer is a normal step");
   const rejected = await ckAnswer(outcome({ gate: "rejected", ok: false, error: { code: "invalid_args", message: "args.a: no", extra: 1 } }), SHAPE_ANTHROPIC, "t", "x");
-  assert.deepEqual(JSON.parse(rejected.content), { gate: "rejected", ok: false, error: { code: "invalid_args", message: "args.a: no" } });
+  assert.deepEqual(JSON.parse(rejected.content), { gate: "rejected", ok: false, error: { code: "invalid_args", message: "args.a: no" }, instruction: ckNextStep("rejected", "invalid_args") });
   assert.equal(rejected.is_error, true);
   const bigint = await ckAnswer(outcome({ gate: "fired", ok: true, result: { n: 1n } }), SHAPE_OPENAI_CHAT, "c", "x");
   assert.equal(bigint.content, '{"gate":"fired","ok":true}');
@@ -223,7 +226,40 @@ test("the content: error and token copied, an instruction where the next step is
   assert.equal(failed.is_error, true);
 });
 
-test("an instruction for the gates that need one, and none for the rest", () => {
-  for (const gate of ["needs_confirmation", "needs_hand_mode", "cancelled", "timeout"]) assert.equal(typeof ckInstruction("a", gate), "string", gate);
-  for (const gate of ["fired", "confirmed", "rejected"]) assert.equal(ckInstruction("a", gate), undefined, gate);
+test("every outcome that is not ok carries its instruction, and every tool-result shape carries it; ok outcomes none", async () => {
+  const code = (name) => CODES.indexOf(name);
+  const cases = [
+    [GATES.indexOf("cancelled"), ckError(code("declined"), 'the user cancelled this call, saying: "Not the client one"'), /the user said no.*Do not retry/],
+    [GATES.indexOf("cancelled"), ckError(code("cancelled_by_user"), "m"), /cancelled\. Do not retry/],
+    [GATES.indexOf("timeout"), ckError(code("expired"), "m"), /Ask the user before trying again/],
+    [GATES.indexOf("needs_hand_mode"), ckError(code("hand_mode_off"), "m"), /Hand mode is off/],
+    [GATES.indexOf("rejected"), ckError(code("invalid_args"), "args.a: no"), /Fix them/],
+    [GATES.indexOf("rejected"), ckError(code("token_expired"), "m"), /without confirmToken and ask the user again/],
+    [GATES.indexOf("rejected"), ckError(code("unknown_action"), "m"), /no tool by that name/],
+    [GATES.indexOf("rejected"), ckError(code("invalid_grant"), "m"), /error\.message says why/],
+    [GATES.indexOf("confirmed"), ckError(code("run_failed"), "boom"), /error\.message says why/],
+  ];
+  for (const [gate, error, line] of cases) {
+    const o = ckOutcome("c1", gate, false, undefined, error, undefined, undefined);
+    assert.match(o.instruction, line, `${o.gate} ${error.code}`);
+    assert.equal(Object.keys(o).at(-1), "instruction");
+    for (const shape of [SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_AI_SDK]) {
+      const answer = await ckAnswer(Promise.resolve(o), shape, "t", "x");
+      const content = shape === SHAPE_MCP ? answer.structuredContent
+        : shape === SHAPE_AI_SDK ? answer.output
+        : JSON.parse(answer.content ?? answer.output);
+      assert.equal(content.instruction, o.instruction, `shape ${shape}`);
+      assert.deepEqual(content.error, { code: error.code, message: error.message });
+    }
+    assert.equal((await ckCompact(Promise.resolve(o), "x")).instruction, o.instruction, "WebMCP");
+  }
+  // The declined outcome quotes the person's words in its message, as the engine wrote it.
+  const declined = await ckCompact(Promise.resolve(ckOutcome("c", GATES.indexOf("cancelled"), false, undefined, cases[0][1], undefined, undefined)), "x");
+  assert.match(declined.error.message, /"Not the client one"/);
+  for (const gate of ["fired", "confirmed"]) {
+    assert.equal("instruction" in ckOutcome("c", GATES.indexOf(gate), true, 1, undefined, undefined, undefined), false, gate);
+  }
+  const asked = ckOutcome("c", GATES.indexOf("needs_confirmation"), false, undefined, undefined, "tok", 5);
+  assert.equal("instruction" in asked, false, "a soft call's first answer: its tool result says how to ask");
+  assert.match(ckInstruction("archiveThread", "needs_confirmation"), /declineReason/);
 });

@@ -8,17 +8,19 @@
 // The work, per call, in the SDK's order (src/core/engine/invoke.rs `handle_invoke`, src/web/js.rs
 // `ckReadCall`, src/web/convert.rs):
 //
-// - read `name`, `args`, `callId`, `confirmToken`, `decline` once each (a throwing getter reads
-//   as undefined; lone surrogates in strings read as U+FFFD);
+// - read `name`, `args`, `callId`, `confirmToken`, `decline`, `reason` once each (a throwing
+//   getter reads as undefined; lone surrogates in strings read as U+FFFD);
 // - walk the args once: refuse what is not plain JSON data (naming the path), replace lone
 //   surrogates, count the JSON's UTF-8 size against `maxArgsBytes` (stopping as soon as it is
 //   over), and build the deeply frozen copy that `run` and the record see;
 // - disposed → `cancelled`; unknown action → `rejected`; a known `callId` → the remembered
-//   outcome (same action and args) or `call_id_conflict`; a `confirmToken` or `decline` on an
-//   open action → `bad_token`; a bad `callId` → `invalid_args`; the compiled schema;
+//   outcome (same action and args) or `call_id_conflict` (a `reason` without `decline` is
+//   `invalid_args` first); a `confirmToken` or `decline` on an open action → `bad_token`; a bad
+//   `callId` → `invalid_args`; the compiled schema;
 // - call `run(args, { callId, control, approver, signal })`, sync or async, catching a throw;
-// - build the frozen outcome and the frozen record (the fields and order of SPEC §3 and §6 as
-//   the SDK has them), call the sink inside `try`, then the `record` listeners;
+// - build the frozen outcome (with its `instruction` when not ok, SPEC §12) and the frozen
+//   record (the fields and order of SPEC §3 and §6 as the SDK has them), call the sink inside
+//   `try`, then the `record` listeners;
 // - remember the settled call (the last 1,024) and resolve a promise.
 //
 // Only open actions: the bar measures the open door. The page checks, before timing, that this
@@ -497,6 +499,22 @@ const CALL_ID_MESSAGE = "callId must be a non-empty string of at most 256 bytes"
 const BAD_TOKEN_MESSAGE = "confirmToken does not match this call (unknown, or issued for other args or another action)";
 const CONFLICT_MESSAGE = "this callId was already used with different args or another action";
 const NOT_RUN = Object.freeze({ status: "not_run" });
+const REASON_MESSAGE = "reason goes only with confirmToken and decline: true, for the user's own words when they said no";
+
+/** What the model should do next after an outcome that is not ok (the SDK's sentences, SPEC §12). */
+function nextStep(gate, code) {
+  if (gate === "cancelled") return "Not done: it was cancelled. Do not retry unless the user asks.";
+  if (gate === "rejected") {
+    switch (code) {
+      case "unknown_action": return "Not done: there is no tool by that name. Use one of the tools you were given.";
+      case "invalid_args": return "Not done: the arguments are not valid (error.message says where). Fix them, then call again.";
+      case "args_too_large": return "Not done: the arguments are too large. Send less.";
+      case "bad_token": return "Not done: this confirmToken does not belong to this call. Use the one returned for exactly these arguments, or call without it and ask the user again.";
+      case "call_id_conflict": return "Not done: this call id belongs to another call. Use a new one.";
+    }
+  }
+  return "Not done: error.message says why. Do not retry it unchanged; tell the user.";
+}
 
 /** A call field read once; a throwing getter reads as undefined. */
 function field(call, key) {
@@ -556,6 +574,7 @@ export class PlainGate {
     let callId = field(call, "callId");
     let token = field(call, "confirmToken");
     const decline = field(call, "decline");
+    const reason = field(call, "reason");
     name = typeof name === "string" ? text(name) : "";
 
     // A bad callId or token is judged after the checks that come first in the SDK; the call
@@ -597,6 +616,11 @@ export class PlainGate {
       return this.refuse(startedAt, name, null, callId, "unknown_action", `no action named \`${name}\` is registered`);
     }
 
+    if (typeof reason === "string" && !decline) {
+      return this.refuse(startedAt, name, args, callId, "invalid_args", REASON_MESSAGE);
+    }
+    if (reason !== undefined && reason !== null && typeof reason !== "string") late ??= "invalid_args";
+
     if (callId !== undefined) {
       const slot = this.remembered.get(callId);
       if (slot !== undefined) {
@@ -613,7 +637,8 @@ export class PlainGate {
     }
     if (token !== undefined || decline) return this.refuse(startedAt, name, args, callId, "bad_token", BAD_TOKEN_MESSAGE);
     if (late !== null) {
-      return this.refuse(startedAt, name, args, callId, late, late === "bad_token" ? BAD_TOKEN_MESSAGE : CALL_ID_MESSAGE);
+      return this.refuse(startedAt, name, args, callId, late, late === "bad_token" ? BAD_TOKEN_MESSAGE
+        : typeof reason === "string" || reason === undefined || reason === null ? CALL_ID_MESSAGE : "reason must be a string");
     }
     if (action.check !== null) {
       const f = action.check(args);
@@ -663,7 +688,7 @@ export class PlainGate {
         } catch { /* below */ }
         if (typeof message !== "string") message = "run threw a non-Error value";
       }
-      outcome = Object.freeze({ callId, gate: "fired", ok: false, error: Object.freeze({ code: "run_failed", message }) });
+      outcome = Object.freeze({ callId, gate: "fired", ok: false, error: Object.freeze({ code: "run_failed", message }), instruction: nextStep("fired", "run_failed") });
       recordOutcome = Object.freeze({ status: "error", code: "run_failed", message });
     }
     this.emit(Object.freeze({
@@ -701,7 +726,7 @@ export class PlainGate {
       control, controlSource, gate, outcome: NOT_RUN, args, reason: code, via: "invoke",
       startedAt: now, settledAt: now,
     }));
-    return Promise.resolve(Object.freeze({ callId, gate, ok: false, error: Object.freeze({ code, message }) }));
+    return Promise.resolve(Object.freeze({ callId, gate, ok: false, error: Object.freeze({ code, message }), instruction: nextStep(gate, code) }));
   }
 
   emit(record) {

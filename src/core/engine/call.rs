@@ -6,20 +6,26 @@ use std::rc::Rc;
 use super::types::CancelReason;
 use crate::core::control::{Control, ControlSource};
 use crate::core::error::Error;
-use crate::core::ids::{ActionId, CallRef, ProposalId, Ticket};
+use crate::core::ids::{ActionId, CallRef, GrantId, ProposalId, Ticket};
+use crate::core::passkey::Verification;
 use crate::core::record::{Approver, Gate, Outcome, Via};
 use crate::core::value::Value;
 
 /// Where a live call stands.
-pub(super) enum CallState {
+pub(super) enum CallState<R> {
     /// A soft call waiting for its token (which is also kept in `Call::token`).
     SoftWaiting { expires_at: f64 },
-    /// A hard call whose card waits in the card queue.
-    HardPending { expires_at: f64 },
+    /// A hard call whose card waits in the card queue. `nonce`: for a passkey action, the
+    /// nonce of the last statement made for it (the one an assertion must have signed).
+    HardPending {
+        expires_at: f64,
+        nonce: Option<String>,
+    },
     /// `Run` was emitted; waiting for `run_finished`.
     Running {
         gate: Gate,
         approver: Option<Approver>,
+        verification: Option<Verification<R>>,
     },
 }
 
@@ -41,8 +47,10 @@ pub(super) struct Call<R> {
     pub(super) record_result: bool,
     pub(super) element: bool,
     pub(super) token: Option<String>,
+    /// The grant that let it fire without a token (a soft call).
+    pub(super) grant: Option<GrantId>,
     pub(super) proposal: Option<ProposalId>,
-    pub(super) state: CallState,
+    pub(super) state: CallState<R>,
     /// The tickets waiting for its outcome, in arrival order.
     pub(super) waiters: Vec<Ticket>,
 }
@@ -51,17 +59,17 @@ impl<R> Call<R> {
     /// When a waiting call expires; `None` once it runs.
     pub(super) fn deadline(&self) -> Option<f64> {
         match self.state {
-            CallState::SoftWaiting { expires_at } | CallState::HardPending { expires_at } => {
+            CallState::SoftWaiting { expires_at } | CallState::HardPending { expires_at, .. } => {
                 Some(expires_at)
             }
             CallState::Running { .. } => None,
         }
     }
 
-    /// Who confirmed it, once it runs.
-    pub(super) fn running_approver(&self) -> Option<Approver> {
+    /// The nonce of the last passkey statement made for this waiting hard call.
+    pub(super) fn statement_nonce(&self) -> Option<&str> {
         match &self.state {
-            CallState::Running { approver, .. } => approver.clone(),
+            CallState::HardPending { nonce, .. } => nonce.as_deref(),
             _ => None,
         }
     }
@@ -74,51 +82,71 @@ pub(super) enum End<R> {
     /// It settled without running.
     NotRun {
         gate: Gate,
+        /// The record's `reason`.
         reason: &'static str,
+        /// The outcome's error code: `reason`, or `declined` when the person said why.
+        code: &'static str,
         message: String,
         approver: Option<Approver>,
+        /// The person's reason, for the record's `note`.
+        note: Option<String>,
     },
 }
 
 impl<R> End<R> {
-    /// Cancelled before it ran.
-    pub(super) fn cancelled(reason: CancelReason) -> Self {
-        End::NotRun {
-            gate: Gate::Cancelled,
-            reason: reason.as_str(),
-            message: reason.message().into(),
-            approver: None,
-        }
+    /// Cancelled before it ran; with `note`, the person's reason (already cleaned).
+    pub(super) fn cancelled(reason: CancelReason, note: Option<String>) -> Self {
+        Self::said_no(Gate::Cancelled, reason.as_str(), reason.message(), note)
     }
 
     /// Nobody confirmed it in time.
     pub(super) fn expired() -> Self {
-        End::NotRun {
-            gate: Gate::Timeout,
-            reason: "expired",
-            message: "nobody confirmed this call before it expired".into(),
-            approver: None,
-        }
+        Self::said_no(
+            Gate::Timeout,
+            "expired",
+            "nobody confirmed this call before it expired",
+            None,
+        )
     }
 
-    /// The user said no to a soft call.
-    pub(super) fn declined() -> Self {
+    /// The user said no to a soft call; with `note`, why (already cleaned).
+    pub(super) fn declined(note: Option<String>) -> Self {
+        Self::said_no(
+            Gate::Cancelled,
+            "declined",
+            "the user declined this call",
+            note,
+        )
+    }
+
+    /// Settled without running for `reason`; a `note` makes the outcome `declined`, its
+    /// message quoting the person's words.
+    fn said_no(gate: Gate, reason: &'static str, message: &str, note: Option<String>) -> Self {
+        let (code, message) = match &note {
+            Some(note) => ("declined", format!("{message}, saying: \"{note}\"")),
+            None => (reason, message.into()),
+        };
         End::NotRun {
-            gate: Gate::Cancelled,
-            reason: "declined",
-            message: "the user declined this call".into(),
+            gate,
+            reason,
+            code,
+            message,
             approver: None,
+            note,
         }
     }
 
     /// An element action confirmed while Hand mode is off: it settles without touching the
     /// page.
     pub(super) fn hand_mode_off(approver: Option<Approver>) -> Self {
+        let code = Error::HandModeOff.code();
         End::NotRun {
             gate: Gate::NeedsHandMode,
-            reason: Error::HandModeOff.code(),
+            reason: code,
+            code,
             message: Error::HandModeOff.message(),
             approver,
+            note: None,
         }
     }
 }

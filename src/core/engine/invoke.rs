@@ -7,9 +7,10 @@ use std::rc::Rc;
 use super::call::{needs_confirmation, Call, CallState, End};
 use super::memory::{note_alias, Known};
 use super::{Effect, Engine, InvokeRequest, MAX_SOFT_WAITING};
+use crate::core::card::reason_text;
 use crate::core::control::{resolve_control, Control, ControlSource};
 use crate::core::error::Error;
-use crate::core::ids::{ActionId, CallRef, ProposalId, Ticket, CALL_ID_PREFIX};
+use crate::core::ids::{ActionId, CallRef, GrantId, ProposalId, Ticket, CALL_ID_PREFIX};
 use crate::core::record::{Gate, Via};
 use crate::core::value::{Value, MAX_DEPTH};
 
@@ -36,6 +37,7 @@ impl<R: Clone> Engine<R> {
             call_id,
             confirm_token,
             decline,
+            reason,
             host_rejection,
             snapshot,
             via,
@@ -80,7 +82,8 @@ impl<R: Clone> Engine<R> {
             {
                 arrival.args = args;
                 arrival.snapshot = snapshot;
-                return self.resend(known, arrival, confirm_token, decline, host_rejection, now);
+                let confirm = (confirm_token, decline, reason);
+                return self.resend(known, arrival, confirm, host_rejection, now);
             }
             // A snapshot of harmless size is kept for the record; a huge one is not worth it.
             if args
@@ -112,16 +115,28 @@ impl<R: Clone> Engine<R> {
         }
         arrival.args = args;
         arrival.snapshot = snapshot;
+        // A reason without `decline` is refused here; one with `decline` but no token is
+        // refused as every such decline is (`bad_token`), below.
+        if reason.is_some() && !decline {
+            let error = Error::InvalidArgs(
+                "reason goes only with confirmToken and decline: true, for the user's own words \
+                 when they said no"
+                    .into(),
+            );
+            return self.refuse(arrival, Gate::Rejected, error, now);
+        }
 
         if let Some(known) = arrival
             .call_id
             .as_deref()
             .and_then(|id| self.memory.call_id(id))
         {
-            return self.resend(known, arrival, confirm_token, decline, host_rejection, now);
+            let confirm = (confirm_token, decline, reason);
+            return self.resend(known, arrival, confirm, host_rejection, now);
         }
         if let Some(token) = confirm_token {
-            return self.redeem(&token, arrival, decline, host_rejection, now);
+            let note = reason.as_deref().and_then(reason_text);
+            return self.redeem(&token, arrival, (decline, note), host_rejection, now);
         }
         if decline {
             return self.refuse(arrival, Gate::Rejected, Error::BadToken, now);
@@ -139,6 +154,16 @@ impl<R: Clone> Engine<R> {
                 return self.refuse(arrival, Gate::Rejected, error, now);
             }
         }
+        if control == Control::Soft {
+            let hasher = self.memory.hasher();
+            if let Some(grant) = self
+                .grants
+                .spend(&arrival.name, &arrival.args, now, &hasher)
+            {
+                self.effects.push_back(Effect::GrantsChanged);
+                return self.admit(action, arrival, Some(grant), now);
+            }
+        }
         match control {
             Control::Soft if self.soft_waiting >= MAX_SOFT_WAITING => {
                 self.refuse(arrival, Gate::Rejected, Error::TooManyPending, now)
@@ -146,12 +171,13 @@ impl<R: Clone> Engine<R> {
             Control::Hard if self.queue.len() >= self.config.max_pending => {
                 self.refuse(arrival, Gate::Rejected, Error::TooManyPending, now)
             }
-            _ => self.admit(action, arrival, now),
+            _ => self.admit(action, arrival, None, now),
         }
     }
 
-    /// A new call passed every arrival check: start it according to its level.
-    fn admit(&mut self, action: ActionId, req: Arrival<R>, now: f64) {
+    /// A new call passed every arrival check: start it according to its level. A soft call
+    /// with `grant` (a live grant that covers it, its use already counted) fires at once.
+    fn admit(&mut self, action: ActionId, req: Arrival<R>, grant: Option<GrantId>, now: f64) {
         let entry = self
             .entry(action)
             .expect("admitted calls have a live action");
@@ -183,10 +209,12 @@ impl<R: Clone> Engine<R> {
             record_result,
             element,
             token: None,
+            grant,
             proposal: None,
             state: CallState::Running {
                 gate: Gate::Fired,
                 approver: None,
+                verification: None,
             },
             waiters: Vec::new(),
         });
@@ -194,7 +222,12 @@ impl<R: Clone> Engine<R> {
             Control::Open => {
                 call.waiters.push(req.ticket);
                 self.live.push(call);
-                self.start_run(call_ref, Gate::Fired, None);
+                self.start_run(call_ref, Gate::Fired, None, None);
+            }
+            Control::Soft if grant.is_some() => {
+                call.waiters.push(req.ticket);
+                self.live.push(call);
+                self.start_run(call_ref, Gate::Fired, None, None);
             }
             Control::Soft => {
                 let token = self.random_id("ckt_");
@@ -209,7 +242,10 @@ impl<R: Clone> Engine<R> {
             Control::Hard => {
                 let proposal = ProposalId(self.next());
                 call.proposal = Some(proposal);
-                call.state = CallState::HardPending { expires_at };
+                call.state = CallState::HardPending {
+                    expires_at,
+                    nonce: None,
+                };
                 call.waiters.push(req.ticket);
                 let info = self.info(&call).expect("hard pending");
                 self.live.push(call);
@@ -226,8 +262,7 @@ impl<R: Clone> Engine<R> {
         &mut self,
         known: Known,
         req: Arrival<R>,
-        token: Option<String>,
-        decline: bool,
+        (token, decline, reason): (Option<String>, bool, Option<String>),
         host_rejection: Option<Error>,
         now: f64,
     ) {
@@ -255,7 +290,8 @@ impl<R: Clone> Engine<R> {
                 if token.is_some() || decline {
                     // The original call confirming itself: its token, and no other, is valid.
                     if token.is_some() && token == call.token {
-                        return self.redeem_live(known, req, decline, host_rejection, now);
+                        let note = reason.as_deref().and_then(reason_text);
+                        return self.redeem_live(known, req, (decline, note), host_rejection, now);
                     }
                     return self.refuse(req, Gate::Rejected, Error::BadToken, now);
                 }
@@ -277,7 +313,7 @@ impl<R: Clone> Engine<R> {
         &mut self,
         token: &str,
         req: Arrival<R>,
-        decline: bool,
+        decline: (bool, Option<String>),
         host_rejection: Option<Error>,
         now: f64,
     ) {
@@ -316,12 +352,13 @@ impl<R: Clone> Engine<R> {
         self.refuse(req, Gate::Rejected, Error::BadToken, now);
     }
 
-    /// The token of a live call was presented for exactly its action and args.
+    /// The token of a live call was presented for exactly its action and args; `decline`
+    /// says whether the user said no, and why (already cleaned).
     fn redeem_live(
         &mut self,
         call_ref: CallRef,
         req: Arrival<R>,
-        decline: bool,
+        (decline, note): (bool, Option<String>),
         host_rejection: Option<Error>,
         now: f64,
     ) {
@@ -348,10 +385,10 @@ impl<R: Clone> Engine<R> {
         }
         self.adopt(call_ref, req.call_id, req.ticket);
         if decline {
-            return self.settle(call_ref, End::declined(), now);
+            return self.settle(call_ref, End::declined(note), now);
         }
         self.soft_waiting -= 1;
-        self.start_run(call_ref, Gate::Confirmed, None);
+        self.start_run(call_ref, Gate::Confirmed, None, None);
     }
 
     /// The confirming request joins the original call: its `callId` becomes an alias and its

@@ -6,7 +6,8 @@
 //! the agent's [`invoke`](Engine::invoke) (an [`InvokeRequest`]), a trusted click on a card's
 //! [`confirm`](Engine::confirm), a [`cancel`](Engine::cancel), a `run` that
 //! [finished](Engine::run_finished), a [`tick`](Engine::tick) of its one timer, and the app's
-//! [`register`](Engine::register), [`unregister`](Engine::unregister) and
+//! [`register`](Engine::register), [`unregister`](Engine::unregister),
+//! [`grant`](Engine::grant) (told whether a person's gesture is under way) and
 //! [`dispose`](Engine::dispose). Randomness comes in through [`Entropy`], once, at
 //! [`Engine::new`].
 //!
@@ -26,6 +27,8 @@
 //!   whether the host's timer fired on time.
 //! - Live calls are kept in creation order; the card queue holds exactly the hard calls whose
 //!   cards wait, and only its front card is visible and gets count updates.
+//! - A soft call runs only on its own token or on a live grant that covers it; grants are
+//!   made only by [`grant`](Engine::grant), and no request changes one but by spending a use.
 //!
 //! # Where things are
 //!
@@ -51,10 +54,13 @@ use self::memory::CallMemory;
 pub use self::memory::REMEMBERED_CALLS;
 use self::queue::{CardChange, CardQueue};
 pub use self::types::{ActionDef, CancelReason, Config, Effect, InvokeRequest, ProposalInfo};
+use crate::core::card::reason_text;
 use crate::core::control::{resolve_control, Control, ControlSource};
 use crate::core::error::Error;
+use crate::core::grant::{Grant, GrantOptions, GrantTerms, Grants};
 use crate::core::ids::{random_id, IdHasher};
-pub use crate::core::ids::{ActionId, CallRef, Entropy, ProposalId, Ticket};
+pub use crate::core::ids::{ActionId, CallRef, Entropy, GrantId, ProposalId, Ticket};
+use crate::core::passkey::{Statement, Verification, Verify};
 use crate::core::record::{Approver, Gate};
 use crate::core::value::Value;
 
@@ -77,15 +83,19 @@ struct Entry {
 ///
 /// - **Getters** on `&self` ([`session_id`](Self::session_id), [`action`](Self::action),
 ///   [`actions`](Self::actions), [`pending`](Self::pending), [`may_confirm`](Self::may_confirm),
-///   [`proposal_by_str`](Self::proposal_by_str), [`hand_mode`](Self::hand_mode)) answer
-///   questions and change nothing.
+///   [`proposal_by_str`](Self::proposal_by_str), [`grants`](Self::grants),
+///   [`grant_by_str`](Self::grant_by_str), [`hand_mode`](Self::hand_mode)) answer questions
+///   and change nothing.
 /// - **Inputs from outside**, which the host reports as they happen: [`confirm`](Self::confirm)
 ///   (a trusted click on Confirm arrived; the web layer decides trust),
-///   [`cancel`](Self::cancel), [`run_finished`](Self::run_finished) (a `run` the engine asked for
+///   [`cancel`](Self::cancel) and [`cancel_saying`](Self::cancel_saying) (with the person's
+///   words), [`run_finished`](Self::run_finished) (a `run` the engine asked for
 ///   ended), [`set_hand_mode`](Self::set_hand_mode) and [`tick`](Self::tick) (time passed).
 /// - **Commands from the application**: [`register`](Self::register),
 ///   [`unregister`](Self::unregister), [`invoke`](Self::invoke) (the agent's door; it never
-///   fails, its answer comes as an effect) and [`dispose`](Self::dispose).
+///   fails, its answer comes as an effect), [`cancel_all`](Self::cancel_all),
+///   [`grant`](Self::grant) and [`revoke_grant`](Self::revoke_grant), and
+///   [`dispose`](Self::dispose).
 /// - **`poll_*`** for what the caller must do next: drain [`poll_effect`](Self::poll_effect)
 ///   after every input or command (show a card, call `run`, resolve a promise, deliver a
 ///   record), and arm one timer for [`poll_timeout`](Self::poll_timeout), calling `tick` when it
@@ -113,6 +123,8 @@ pub struct Engine<R: Clone> {
     soft_waiting: usize,
     /// Where every id an agent chose points, and the last settled calls.
     memory: CallMemory<R>,
+    /// The remembered soft grants the app made (SPEC §12).
+    grants: Grants,
     hand_mode: bool,
     disposed: bool,
     effects: VecDeque<Effect<R>>,
@@ -137,6 +149,7 @@ impl<R: Clone> Engine<R> {
             queue: CardQueue::default(),
             soft_waiting: 0,
             memory: CallMemory::new(hasher),
+            grants: Grants::default(),
             hand_mode: false,
             disposed: false,
             effects: VecDeque::new(),
@@ -216,6 +229,24 @@ impl<R: Clone> Engine<R> {
         !self.disposed && matches!(self.queue.find(proposal), Some((0, _)))
     }
 
+    /// What the proposal's action asks beyond a trusted click (`verify`); `None` for a plain
+    /// hard action or a proposal that is not waiting.
+    pub fn proposal_verify(&self, proposal: ProposalId) -> Option<Verify> {
+        let (_, call_ref) = self.queue.find(proposal)?;
+        self.verify_of(self.live(call_ref)?.action)
+    }
+
+    /// The grants live at `now`, oldest first.
+    pub fn grants(&self, now: f64) -> impl Iterator<Item = &Grant> {
+        self.grants.live(now)
+    }
+
+    /// The live grant whose string form is `s`.
+    pub fn grant_by_str(&self, s: &str, now: f64) -> Option<GrantId> {
+        let id = GrantId::parse(s)?;
+        self.grants.live(now).find(|g| g.id == id).map(|g| g.id)
+    }
+
     /// Is Hand mode armed?
     pub fn hand_mode(&self) -> bool {
         self.hand_mode
@@ -254,6 +285,12 @@ impl<R: Clone> Engine<R> {
         }
         let (control, source) =
             resolve_control(def.control, &def.name, self.config.default_control);
+        if def.verify.is_some() && control != Control::Hard {
+            return Err(Error::InvalidSpec(format!(
+                "{}: verify: \"passkey\" is for hard actions: declare control: \"hard\"",
+                def.name
+            )));
+        }
         if source == ControlSource::DestructiveName && !self.nudged.contains(&def.name) {
             self.nudged.push(def.name.clone());
             self.effects.push_back(Effect::Nudge {
@@ -293,15 +330,78 @@ impl<R: Clone> Engine<R> {
         ticket
     }
 
-    /// Settles everything waiting as `cancelled` (reason `disposed`); later invokes are
-    /// answered at once the same way (and recorded). Running calls still finish through
-    /// [`run_finished`](Self::run_finished).
+    /// Remembers a person's "yes, for a while" to the soft action `action` (SPEC §12): until
+    /// it ends, a call it covers fires at once (gate `fired`, the record naming the grant)
+    /// instead of answering `needs_confirmation`. `user_activation` is the host's answer to
+    /// "is a person's gesture under way?".
+    ///
+    /// Errors, in this order, with nothing made: [`Error::Disposed`]; [`Error::InvalidGrant`]
+    /// for a name that is no live action, an action that is not soft (open or hard: hard
+    /// actions are never granted) or options [`GrantTerms::from_options`] refuses;
+    /// [`Error::NeedsUserActivation`] without a gesture.
+    pub fn grant(
+        &mut self,
+        action: &str,
+        options: &GrantOptions,
+        user_activation: bool,
+        now: f64,
+    ) -> Result<Grant, Error> {
+        self.tick(now);
+        if self.disposed {
+            return Err(Error::Disposed);
+        }
+        let entry = self.actions.iter().find(|e| e.def.name == action);
+        let Some(entry) = entry else {
+            return Err(Error::InvalidGrant(format!(
+                "no action named `{action}` is registered"
+            )));
+        };
+        if entry.control != Control::Soft {
+            return Err(Error::InvalidGrant(format!(
+                "only soft actions can be granted; `{action}` is {}",
+                entry.control.as_str()
+            )));
+        }
+        let terms = GrantTerms::from_options(options)?;
+        if !user_activation {
+            return Err(Error::NeedsUserActivation);
+        }
+        let grant = Grant {
+            id: GrantId(self.next()),
+            action: action.to_owned(),
+            created_at: now,
+            expires_at: now + terms.ttl_ms,
+            max_uses: terms.max_uses,
+            uses: 0,
+            match_args: terms.match_args,
+        };
+        self.grants.add(grant.clone());
+        self.effects.push_back(Effect::GrantsChanged);
+        Ok(grant)
+    }
+
+    /// Ends a grant before its time; false when it is not live.
+    pub fn revoke_grant(&mut self, id: GrantId, now: f64) -> bool {
+        self.tick(now);
+        let revoked = self.grants.revoke(id);
+        if revoked {
+            self.effects.push_back(Effect::GrantsChanged);
+        }
+        revoked
+    }
+
+    /// Settles everything waiting as `cancelled` (reason `disposed`) and ends every grant;
+    /// later invokes are answered at once the same way (and recorded). Running calls still
+    /// finish through [`run_finished`](Self::run_finished).
     pub fn dispose(&mut self, now: f64) {
         if self.disposed {
             return;
         }
         self.tick(now);
         self.cancel_waiting(None, CancelReason::Disposed, now);
+        if self.grants.clear() {
+            self.effects.push_back(Effect::GrantsChanged);
+        }
         self.disposed = true;
     }
 
@@ -312,23 +412,44 @@ impl<R: Clone> Engine<R> {
     ///
     /// Errors, with no effect: [`Error::UnknownProposal`] (never existed, settled or claimed),
     /// [`Error::ProposalNotVisible`], [`Error::NotAdmin`] (the approver's role is not in
-    /// `approvers`; the proposal stays pending), [`Error::Disposed`]. A hard element action
-    /// confirmed while Hand mode is off settles `needs_hand_mode` without running.
+    /// `approvers`; the proposal stays pending), [`Error::Disposed`], and
+    /// [`Error::PasskeyRequired`] for a `verify: "passkey"` action, which only
+    /// [`confirm_verified`](Self::confirm_verified) confirms. A hard element action confirmed
+    /// while Hand mode is off settles `needs_hand_mode` without running.
     pub fn confirm(
         &mut self,
         proposal: ProposalId,
         approver: Option<Approver>,
         now: f64,
     ) -> Result<(), Error> {
+        self.confirm_with(proposal, approver, None, now)
+    }
+
+    /// A passkey assertion over the call's statement was accepted (the web layer checked the
+    /// trusted click, the UV flag and the credential id): confirms a `verify: "passkey"`
+    /// proposal as [`confirm`](Self::confirm) does, and the record and `run` carry
+    /// `verification`. Only an assertion over the statement [`begin_passkey`](Self::begin_passkey)
+    /// made last for this call counts: an older one (a prompt that was retried) or one for
+    /// another call is [`Error::PasskeyRequired`], with no effect.
+    pub fn confirm_verified(
+        &mut self,
+        proposal: ProposalId,
+        approver: Option<Approver>,
+        verification: Verification<R>,
+        now: f64,
+    ) -> Result<(), Error> {
+        self.confirm_with(proposal, approver, Some(verification), now)
+    }
+
+    fn confirm_with(
+        &mut self,
+        proposal: ProposalId,
+        approver: Option<Approver>,
+        verification: Option<Verification<R>>,
+        now: f64,
+    ) -> Result<(), Error> {
         self.tick(now);
-        if self.disposed {
-            return Err(Error::Disposed);
-        }
-        let call_ref = match self.queue.find(proposal) {
-            None => return Err(Error::UnknownProposal),
-            Some((0, call_ref)) => call_ref,
-            Some(_) => return Err(Error::ProposalNotVisible),
-        };
+        let call_ref = self.visible_call(proposal)?;
         let Some(call) = self.live(call_ref) else {
             return Err(Error::UnknownProposal);
         };
@@ -336,24 +457,109 @@ impl<R: Clone> Engine<R> {
         if !self.role_allowed(call.action, role) {
             return Err(Error::NotAdmin);
         }
+        let verification = match (self.verify_of(call.action), verification) {
+            (None, _) => None,
+            (Some(Verify::Passkey), Some(v))
+                if call.statement_nonce() == Some(v.nonce.as_str()) =>
+            {
+                Some(v)
+            }
+            (Some(Verify::Passkey), _) => return Err(Error::PasskeyRequired),
+        };
         if call.element && !self.hand_mode {
             self.settle(call_ref, End::hand_mode_off(approver), now);
             return Ok(());
         }
         self.unqueue(call_ref);
-        self.start_run(call_ref, Gate::Confirmed, approver);
+        self.start_run(call_ref, Gate::Confirmed, approver, verification);
         Ok(())
+    }
+
+    /// A trusted, armed click on a `verify: "passkey"` card's Confirm: the [`Statement`] the
+    /// person's passkey must sign, with a fresh nonce. It replaces any statement made for this
+    /// call before, so an assertion over an earlier one (a prompt that was retried, a late
+    /// answer) no longer confirms it. Errors as [`confirm`](Self::confirm), plus
+    /// [`Error::PasskeyRequired`] when the action has no `verify: "passkey"`.
+    pub fn begin_passkey(
+        &mut self,
+        proposal: ProposalId,
+        role: Option<&str>,
+        now: f64,
+    ) -> Result<Statement<R>, Error> {
+        self.tick(now);
+        let call_ref = self.visible_call(proposal)?;
+        let Some(call) = self.live(call_ref) else {
+            return Err(Error::UnknownProposal);
+        };
+        if self.verify_of(call.action) != Some(Verify::Passkey) {
+            return Err(Error::PasskeyRequired);
+        }
+        if !self.role_allowed(call.action, role) {
+            return Err(Error::NotAdmin);
+        }
+        let nonce = self.random_id("");
+        let session_id = self.session_id.clone();
+        let Some(call) = self.live_mut(call_ref) else {
+            return Err(Error::UnknownProposal);
+        };
+        let CallState::HardPending {
+            expires_at,
+            nonce: slot,
+        } = &mut call.state
+        else {
+            return Err(Error::UnknownProposal);
+        };
+        *slot = Some(nonce.clone());
+        Ok(Statement {
+            action: call.name.clone(),
+            args: call.args.clone(),
+            snapshot: call.snapshot.clone(),
+            call_id: call.call_id.clone(),
+            session_id,
+            nonce,
+            issued_at: now,
+            expires_at: *expires_at,
+        })
     }
 
     /// Cancels a waiting hard proposal (Cancel, Escape, `ck.cancel`, …). False when it is not
     /// waiting (unknown, claimed, settled).
     pub fn cancel(&mut self, proposal: ProposalId, reason: CancelReason, now: f64) -> bool {
+        self.cancel_saying(proposal, reason, None, now)
+    }
+
+    /// [`cancel`](Self::cancel), with the person's reason for saying no (SPEC §12): cleaned by
+    /// [`reason_text`], it is the record's `note`, and the outcome is `declined` with a message
+    /// that quotes it (a blank reason is none).
+    pub fn cancel_saying(
+        &mut self,
+        proposal: ProposalId,
+        reason: CancelReason,
+        note: Option<&str>,
+        now: f64,
+    ) -> bool {
         self.tick(now);
         let Some((_, call_ref)) = self.queue.find(proposal) else {
             return false;
         };
-        self.settle(call_ref, End::cancelled(reason), now);
+        let end = End::cancelled(reason, note.and_then(reason_text));
+        self.settle(call_ref, end, now);
         true
+    }
+
+    /// Cancels every waiting hard proposal, or those of the action named `action`, oldest
+    /// first, each settling with its own outcome and record (SPEC §12's "Cancel all"), with
+    /// `note` as [`cancel_saying`](Self::cancel_saying) takes it. Never confirms anything.
+    /// Returns how many it cancelled.
+    pub fn cancel_all(
+        &mut self,
+        action: Option<&str>,
+        reason: CancelReason,
+        note: Option<&str>,
+        now: f64,
+    ) -> usize {
+        self.tick(now);
+        self.cancel_cards(action, reason, note.and_then(reason_text), now)
     }
 
     /// A `run` asked for by [`Effect::Run`] ended. `Ok` → `ok: true`; `Err(e)` → `ok: false`
@@ -375,12 +581,15 @@ impl<R: Clone> Engine<R> {
     }
 
     /// Time passed: soft tokens and hard proposals due at or before `now` settle as `timeout`
-    /// (reason `expired`), earliest deadline first.
+    /// (reason `expired`), earliest deadline first; grants due end.
     pub fn tick(&mut self, now: f64) {
         // Settling never adds a deadline and takes the call out of `live`, so each pass finds
         // the next one due until none is.
         while let Some(call_ref) = self.next_due(now) {
             self.settle(call_ref, End::expired(), now);
+        }
+        if self.grants.expire(now) {
+            self.effects.push_back(Effect::GrantsChanged);
         }
     }
 
@@ -391,6 +600,7 @@ impl<R: Clone> Engine<R> {
         self.live
             .iter()
             .filter_map(|c| c.deadline())
+            .chain(self.grants.next_expiry())
             .min_by(f64::total_cmp)
     }
 
@@ -433,7 +643,8 @@ impl<R: Clone> Engine<R> {
         let Some(call) = self.live(call_ref) else {
             return;
         };
-        let (CallState::HardPending { expires_at }, Some(proposal)) = (&call.state, call.proposal)
+        let (CallState::HardPending { expires_at, .. }, Some(proposal)) =
+            (&call.state, call.proposal)
         else {
             return;
         };
@@ -441,6 +652,7 @@ impl<R: Clone> Engine<R> {
         let approvers = self
             .entry(call.action)
             .and_then(|e| e.def.approvers.clone());
+        let verify = self.verify_of(call.action);
         self.effects.push_back(Effect::ShowCard {
             proposal,
             action: call.action,
@@ -449,6 +661,7 @@ impl<R: Clone> Engine<R> {
             snapshot: call.snapshot.clone(),
             expires_at,
             approvers,
+            verify,
             position: 1,
             total: self.queue.len(),
         });
@@ -494,6 +707,22 @@ impl<R: Clone> Engine<R> {
         self.actions.iter().find(|e| e.id == id)
     }
 
+    /// The visible proposal's call, for a decision on its card.
+    fn visible_call(&self, proposal: ProposalId) -> Result<CallRef, Error> {
+        if self.disposed {
+            return Err(Error::Disposed);
+        }
+        match self.queue.find(proposal) {
+            None => Err(Error::UnknownProposal),
+            Some((0, call_ref)) => Ok(call_ref),
+            Some(_) => Err(Error::ProposalNotVisible),
+        }
+    }
+
+    fn verify_of(&self, action: ActionId) -> Option<Verify> {
+        self.entry(action).and_then(|e| e.def.verify)
+    }
+
     fn role_allowed(&self, action: ActionId, role: Option<&str>) -> bool {
         match self.entry(action).and_then(|e| e.def.approvers.as_ref()) {
             None => true,
@@ -502,7 +731,7 @@ impl<R: Clone> Engine<R> {
     }
 
     fn info(&self, call: &Call<R>) -> Option<ProposalInfo<R>> {
-        let CallState::HardPending { expires_at } = call.state else {
+        let CallState::HardPending { expires_at, .. } = call.state else {
             return None;
         };
         Some(ProposalInfo {

@@ -9,19 +9,28 @@ use super::memory::Remembered;
 use super::{CancelReason, Effect, Engine};
 use crate::core::error::Error;
 use crate::core::ids::{ActionId, CallRef, Ticket, CALL_ID_PREFIX};
+use crate::core::passkey::Verification;
 use crate::core::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome};
 
 impl<R: Clone> Engine<R> {
     /// The call runs: the host is asked to call its `run`. Only a waiting or just-admitted
     /// call gets here, so each call runs at most once.
-    pub(super) fn start_run(&mut self, call_ref: CallRef, gate: Gate, approver: Option<Approver>) {
+    pub(super) fn start_run(
+        &mut self,
+        call_ref: CallRef,
+        gate: Gate,
+        approver: Option<Approver>,
+        verification: Option<Verification<R>>,
+    ) {
         let Some(index) = self.live_index(call_ref) else {
             return;
         };
         let call = &mut self.live[index];
+        let receipt = verification.as_ref().map(|v| v.receipt.clone());
         call.state = CallState::Running {
             gate,
             approver: approver.clone(),
+            verification,
         };
         self.effects.push_back(Effect::Run {
             call: call_ref,
@@ -31,6 +40,7 @@ impl<R: Clone> Engine<R> {
             args: call.args.clone(),
             snapshot: call.snapshot.clone(),
             approver,
+            receipt,
         });
     }
 
@@ -48,13 +58,19 @@ impl<R: Clone> Engine<R> {
             return;
         };
         let call = *self.live.remove(index);
-        let ran_gate = match &call.state {
-            CallState::Running { gate, .. } => *gate,
-            _ => Gate::Fired,
+        let (ran_gate, ran_approver, ran_verification) = match call.state {
+            CallState::Running {
+                gate,
+                approver,
+                verification,
+            } => (gate, approver, verification),
+            _ => (Gate::Fired, None, None),
         };
+        let ran = matches!(end, End::Ran(_));
+        let mut note = None;
         let (outcome, record_outcome, gate, reason, approver) = match end {
             End::Ran(Ok(value)) => {
-                let approver = call.running_approver();
+                let approver = ran_approver;
                 let outcome = Outcome {
                     call_id: call.call_id.clone(),
                     gate: ran_gate,
@@ -82,7 +98,7 @@ impl<R: Clone> Engine<R> {
                 )
             }
             End::Ran(Err(error)) => {
-                let approver = call.running_approver();
+                let approver = ran_approver;
                 let (code, message) = (error.code(), error.message());
                 let outcome = failed(call.call_id.clone(), ran_gate, code, message.clone());
                 (
@@ -96,10 +112,13 @@ impl<R: Clone> Engine<R> {
             End::NotRun {
                 gate,
                 reason,
+                code,
                 message,
                 approver,
+                note: said,
             } => {
-                let outcome = failed(call.call_id.clone(), gate, reason, message);
+                note = said;
+                let outcome = failed(call.call_id.clone(), gate, code, message);
                 (outcome, RecordOutcome::NotRun, gate, Some(reason), approver)
             }
         };
@@ -119,8 +138,11 @@ impl<R: Clone> Engine<R> {
             approver,
             reason,
             via: call.via,
+            verification: ran_verification.filter(|_| ran),
             started_at: call.started_at,
             settled_at: now,
+            note,
+            grant: call.grant,
             call: Some(call_ref),
         };
         self.effects.push_back(Effect::Record(record));
@@ -164,8 +186,33 @@ impl<R: Clone> Engine<R> {
             })
             .map(|c| c.call_ref)
         {
-            self.settle(call_ref, End::cancelled(reason), now);
+            self.settle(call_ref, End::cancelled(reason, None), now);
         }
+    }
+
+    /// Cancels every waiting hard proposal (of the action named `action`, or all), oldest
+    /// first, each with `note` (SPEC §12's "Cancel all"); how many it cancelled.
+    pub(super) fn cancel_cards(
+        &mut self,
+        action: Option<&str>,
+        reason: CancelReason,
+        note: Option<String>,
+        now: f64,
+    ) -> usize {
+        let mut cancelled = 0;
+        while let Some(call_ref) = self
+            .live
+            .iter()
+            .find(|c| {
+                matches!(c.state, CallState::HardPending { .. })
+                    && action.is_none_or(|name| c.name == name)
+            })
+            .map(|c| c.call_ref)
+        {
+            self.settle(call_ref, End::cancelled(reason, note.clone()), now);
+            cancelled += 1;
+        }
+        cancelled
     }
 
     /// Answers a request refused on arrival and records it; it is not remembered, so a
@@ -218,8 +265,11 @@ impl<R: Clone> Engine<R> {
             approver: None,
             reason: Some(code),
             via: req.via,
+            verification: None,
             started_at: now,
             settled_at: now,
+            note: None,
+            grant: None,
             call: None,
         };
         self.effects.push_back(Effect::Record(record));

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use crate::core::control::Control;
 use crate::core::error::Error;
 use crate::core::ids::{ActionId, CallRef, ProposalId, Ticket};
+use crate::core::passkey::Verify;
 use crate::core::record::{ActionRecord, Approver, Outcome, Via};
 use crate::core::schema::Schema;
 use crate::core::value::Value;
@@ -68,6 +69,8 @@ pub struct ActionDef {
     pub idempotent: bool,
     /// Manifest hint (WebMCP `untrustedContentHint`): results carry text other people wrote.
     pub untrusted_content: bool,
+    /// `verify`: what a hard call needs beyond a trusted click on Confirm (SPEC §4.1).
+    pub verify: Option<Verify>,
 }
 
 impl ActionDef {
@@ -86,6 +89,7 @@ impl ActionDef {
             read_only: false,
             idempotent: false,
             untrusted_content: false,
+            verify: None,
         }
     }
 }
@@ -138,6 +142,10 @@ pub struct InvokeRequest<R> {
     pub confirm_token: Option<String>,
     /// With the token: the user said no.
     pub decline: bool,
+    /// With `decline` and the token: the user's reason, in their words (SPEC §12). Anywhere
+    /// else the request is refused (`invalid_args`): an agent never puts words in a person's
+    /// mouth that a record would show as theirs.
+    pub reason: Option<String>,
     /// A reason the host found to reject (`element_unavailable`, a Standard Schema failure as
     /// `InvalidArgs`); applied after the unknown-action check, the idempotency lookup and the
     /// Hand-mode gate, so a re-sent settled call still gets its outcome.
@@ -156,6 +164,7 @@ impl<R> InvokeRequest<R> {
             call_id: None,
             confirm_token: None,
             decline: false,
+            reason: None,
             host_rejection: None,
         }
     }
@@ -225,6 +234,8 @@ pub enum Effect<R> {
         snapshot: Option<R>,
         /// Who confirmed (`ctx.approver`), for hard calls.
         approver: Option<Approver>,
+        /// The passkey receipt (`ctx.receipt`), for `verify: "passkey"` calls.
+        receipt: Option<R>,
     },
     /// Draw this proposal's card; it is now the visible one (position 1).
     ShowCard {
@@ -242,6 +253,8 @@ pub enum Effect<R> {
         expires_at: f64,
         /// Roles that may confirm (`None`: anyone).
         approvers: Option<Vec<String>>,
+        /// What confirming needs beyond a trusted click (the card asks for a passkey).
+        verify: Option<Verify>,
         /// Always 1.
         position: usize,
         /// How many proposals wait, this one included.
@@ -274,6 +287,9 @@ pub enum Effect<R> {
     },
     /// Deliver this record (`onActionRecord`, `record` event).
     Record(ActionRecord<R>),
+    /// The live grants changed: one was created, used, revoked, expired, or all ended at
+    /// `dispose` ([`Engine::grants`](super::Engine::grants) lists them now).
+    GrantsChanged,
     /// Dev warning: this action's name reads destructive, so its level was raised.
     /// Once per action name per engine.
     Nudge {

@@ -7,12 +7,15 @@
 //! This file: building and disposing the instance, the three doors a call comes in by (each
 //! reads its input once and goes through [`request::prepare`]), defining actions, Hand mode,
 //! and the handles handed to JavaScript. [`perform`] is the loop that carries out what the
-//! engine asks for.
+//! engine asks for; [`passkey`] the passkey check of a call and its card's prompt.
+//! engine asks for; [`grants`] the remembered grants of SPEC §12.
 //!
 //! Re-entrancy: `run`, record sinks, listeners and a Standard Schema's `validate` are app or
 //! library code and may call back into the instance (even `invoke` or `dispose`). So effects
 //! are performed one at a time and no `RefCell` borrow is held while JavaScript runs.
 
+mod grants;
+mod passkey;
 mod perform;
 
 use std::cell::{Cell, Ref, RefCell, RefMut};
@@ -25,6 +28,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{AbortController, Element};
 
+use self::passkey::{ids_on_arrival, ArrivalCheck, OpenPrompt};
 use super::answers::Answers;
 use super::card::CardLayer;
 use super::events::{EventBus, EventKind};
@@ -140,6 +144,10 @@ pub(crate) struct Instance {
     answers: Answers,
     /// The card's DOM, made when the first hard call needs it.
     card: RefCell<Option<CardLayer>>,
+    /// The passkey prompt open for the visible card, if any.
+    prompt: RefCell<Option<OpenPrompt>>,
+    /// `defineAction` has warned that a `verify: "passkey"` action has no `passkey` option.
+    warned_no_passkey: Cell<bool>,
     /// The timer for the engine's next deadline, with that deadline.
     tick: RefCell<Option<(f64, Timeout)>>,
     hand: HandMode,
@@ -187,6 +195,12 @@ impl Instance {
                 }
             });
             let weak = me.clone();
+            let on_revoke = Rc::new(move |id: &str| {
+                if let Some(inst) = weak.upgrade() {
+                    inst.revoke_grant(id);
+                }
+            });
+            let weak = me.clone();
             let execute: Execute = Rc::new(move |tool: &Tool, input: JsValue| {
                 match weak.upgrade() {
                     Some(inst) => inst.execute(tool, &input),
@@ -202,9 +216,11 @@ impl Instance {
                 registry: ActionRegistry::default(),
                 answers: Answers::default(),
                 card: RefCell::new(None),
+                prompt: RefCell::new(None),
+                warned_no_passkey: Cell::new(false),
                 tick: RefCell::new(None),
                 hand: HandMode::new(on_hand_input),
-                watch: WatchPanels::default(),
+                watch: WatchPanels::new(on_revoke),
                 model_contexts: ModelContexts::new(execute),
                 signal: abort.signal().into(),
                 session_js,
@@ -250,8 +266,17 @@ impl Instance {
         }
         let (def, action) = read_spec(spec)?;
         let name = def.name.clone();
+        let verified = def.verify.is_some();
         let id = self.engine_mut().register(def)?;
         self.registry.insert(id, action);
+        if verified && self.options.passkey.is_none() && !self.warned_no_passkey.replace(true) {
+            let message = format!(
+                "coworkkit: action \"{name}\" has verify: \"passkey\", but this instance has no \
+                 passkey option, so its calls are rejected (passkey_unavailable). Pass \
+                 new Coworkkit({{ passkey: {{ credentials: (approver) => [...] }} }})."
+            );
+            web_sys::console::warn_1(&message.into());
+        }
         self.drain();
         self.model_contexts
             .action_defined(id, &name, &|id| self.webmcp_tool(id));
@@ -312,16 +337,19 @@ impl Instance {
     }
 
     /// Where every door's call goes: the shared rules ([`prepare`], with the action's name
-    /// looked up once), then the action's Standard Schema (an async `validate` is awaited), then
-    /// the engine.
+    /// looked up once), then the action's Standard Schema (an async `validate` is awaited), then,
+    /// for a `verify: "passkey"` action, whether a passkey can confirm it here (the app's
+    /// credential ids may be a promise), then the engine.
     fn enter(&self, arrival: Arrival) -> Promise {
         let (action, hand_mode) = {
             let engine = self.engine();
             let action = engine
                 .action(&arrival.name)
-                .map(|(id, _, control, _)| (id, control));
+                .map(|(id, def, control, _)| (id, control, def.verify.is_some()));
             (action, engine.hand_mode())
         };
+        let needs_passkey = action.is_some_and(|(.., verified)| verified) && !self.disposed.get();
+        let action = action.map(|(id, control, _)| (id, control));
         let Prepared {
             mut request,
             call_id_js,
@@ -330,30 +358,49 @@ impl Instance {
         if let (Some(id), Some(js)) = (&request.call_id, call_id_js) {
             *self.call_id_js.borrow_mut() = (id.clone(), js);
         }
-        let (Some(schema), Ok(args)) = (standard, &request.args) else {
-            return self.submit(request);
-        };
-        match standard::check(&schema, args) {
-            Check::Pass => self.submit(request),
-            Check::Fail(error) => {
-                request.host_rejection = Some(error);
-                self.submit(request)
-            }
-            Check::Later(validation) => {
-                // Held strongly while the library decides: the call must be answered.
-                let inst = self.me.upgrade();
-                future_to_promise(async move {
-                    request.host_rejection = match JsFuture::from(validation).await {
-                        Ok(result) => standard::verdict(&result),
-                        Err(thrown) => Some(standard::thrown_error(&thrown)),
-                    };
-                    match inst {
-                        Some(inst) => JsFuture::from(inst.submit(request)).await,
-                        None => Ok(JsValue::UNDEFINED),
-                    }
-                })
+        let mut validation = None;
+        if let (Some(schema), Ok(args)) = (standard, &request.args) {
+            match standard::check(&schema, args) {
+                Check::Pass => {}
+                Check::Fail(error) => request.host_rejection = Some(error),
+                Check::Later(later) => validation = Some(later),
             }
         }
+        let passkey_check = move |request: &InvokeRequest<JsValue>| {
+            needs_passkey && request.host_rejection.is_none()
+        };
+        let mut ids = None;
+        if validation.is_none() && passkey_check(&request) {
+            match self.passkey_on_arrival() {
+                ArrivalCheck::Refused(error) => request.host_rejection = Some(error),
+                ArrivalCheck::Later(later) => ids = Some(later),
+            }
+        }
+        if validation.is_none() && ids.is_none() {
+            return self.submit(request);
+        }
+        // Held strongly while the library or the app decides: the call must be answered.
+        let Some(inst) = self.me.upgrade() else {
+            return Promise::resolve(&disposed_outcome());
+        };
+        future_to_promise(async move {
+            if let Some(validation) = validation {
+                request.host_rejection = match JsFuture::from(validation).await {
+                    Ok(result) => standard::verdict(&result),
+                    Err(thrown) => Some(standard::thrown_error(&thrown)),
+                };
+                if passkey_check(&request) {
+                    match inst.passkey_on_arrival() {
+                        ArrivalCheck::Refused(error) => request.host_rejection = Some(error),
+                        ArrivalCheck::Later(later) => ids = Some(later),
+                    }
+                }
+            }
+            if let Some(ids) = ids {
+                request.host_rejection = ids_on_arrival(JsFuture::from(ids).await);
+            }
+            JsFuture::from(inst.submit(request)).await
+        })
     }
 
     /// Hands the call to the engine and drains what it asks for; the promise of its outcome.
@@ -378,15 +425,30 @@ impl Instance {
 
     // ---- Proposals ------------------------------------------------------------------------
 
-    /// Cancels a waiting proposal by id; `true` when it was waiting (the app may always cancel,
-    /// never confirm).
-    pub(crate) fn cancel(&self, id: &str) -> bool {
+    /// Cancels a waiting proposal by id, with the person's `reason` if the app relays one;
+    /// `true` when it was waiting (the app may always cancel, never confirm).
+    pub(crate) fn cancel(&self, id: &str, reason: Option<String>) -> bool {
         let Some(proposal) = self.engine().proposal_by_str(id) else {
             return false;
         };
-        let done = self.engine_mut().cancel(proposal, CancelReason::App, now());
+        let done =
+            self.engine_mut()
+                .cancel_saying(proposal, CancelReason::App, reason.as_deref(), now());
         self.drain();
         done
+    }
+
+    /// Cancels every waiting card (of the action named `action`, or all), each with `reason`;
+    /// how many it cancelled.
+    pub(crate) fn cancel_all(&self, action: Option<String>, reason: Option<String>) -> usize {
+        let n = self.engine_mut().cancel_all(
+            action.as_deref(),
+            CancelReason::App,
+            reason.as_deref(),
+            now(),
+        );
+        self.drain();
+        n
     }
 
     // ---- Hand mode ------------------------------------------------------------------------
@@ -463,6 +525,7 @@ impl Instance {
             .sdk_parent(element)
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the panel in"))?;
         let id = self.watch.mount(&parent)?;
+        self.show_grants();
         let json_lines = bind(&self.handles.json_lines, f64::from(id));
         Ok((self.disposer(Handle::Panel(id)), json_lines))
     }
@@ -533,6 +596,7 @@ impl Instance {
             return;
         }
         self.abort.abort();
+        self.end_prompt(None);
         self.engine_mut().dispose(now());
         self.drain();
         self.page_hide.borrow_mut().take();

@@ -17,6 +17,7 @@ use crate::core::card::{approver_notice, summary_text, title_from_name, CardMode
 use crate::core::control::Control;
 use crate::core::engine::{ActionId, CallRef, CancelReason, Effect, ProposalId, Ticket};
 use crate::core::error::Error;
+use crate::core::passkey::Verify;
 use crate::core::record::{ActionRecord, Approver, Outcome};
 use crate::core::value::Value;
 use crate::web::card::{CardLayer, Decision};
@@ -39,6 +40,8 @@ struct RunCall {
     args: Rc<Value>,
     snapshot: Option<JsValue>,
     approver: Option<Approver>,
+    /// A passkey call's receipt (`ctx.receipt`).
+    receipt: Option<JsValue>,
 }
 
 /// A card the engine asked for.
@@ -49,6 +52,7 @@ struct CardCall {
     snapshot: JsValue,
     expires_at: f64,
     approvers: Option<Vec<String>>,
+    verify: Option<Verify>,
     position: usize,
     total: usize,
 }
@@ -80,7 +84,7 @@ impl Instance {
                 args,
                 snapshot,
                 approver,
-                ..
+                receipt,
             } => self.run(RunCall {
                 call,
                 action,
@@ -89,6 +93,7 @@ impl Instance {
                 args,
                 snapshot,
                 approver,
+                receipt,
             }),
             Effect::ShowCard {
                 proposal,
@@ -98,6 +103,7 @@ impl Instance {
                 snapshot,
                 expires_at,
                 approvers,
+                verify,
                 position,
                 total,
             } => self.show_card(CardCall {
@@ -107,6 +113,7 @@ impl Instance {
                 snapshot: snapshot.unwrap_or_else(|| write_frozen(&args)),
                 expires_at,
                 approvers,
+                verify,
                 position,
                 total,
             }),
@@ -117,7 +124,8 @@ impl Instance {
                     card.update_position(position, total);
                 }
             }
-            Effect::CloseCard { .. } => {
+            Effect::CloseCard { proposal } => {
+                self.end_prompt(Some(proposal));
                 if let Some(card) = self.card.borrow_mut().as_mut() {
                     card.close();
                 }
@@ -141,6 +149,7 @@ impl Instance {
             }
             Effect::Record(record) => self.record(&record),
             Effect::Nudge { action, control } => nudge(&action, control),
+            Effect::GrantsChanged => self.grants_changed(),
         }
     }
 
@@ -204,6 +213,7 @@ impl Instance {
             run.control as u8,
             &approver,
             &self.signal,
+            run.receipt.as_ref().unwrap_or(&JsValue::UNDEFINED),
         );
         let (how, value) = (report.how(), report.value());
         match how {
@@ -260,6 +270,7 @@ impl Instance {
             total: req.total,
             confirm_allowed,
             notice,
+            passkey: req.verify == Some(Verify::Passkey),
         };
         let mut slot = self.card.borrow_mut();
         if slot.is_none() {
@@ -288,16 +299,26 @@ impl Instance {
     }
 
     /// A decision from the card. The card has already checked that a Confirm came from a
-    /// trusted click after the arm delay.
+    /// trusted click after the arm delay. A passkey card's Confirm starts its prompt.
     fn decide(&self, proposal: ProposalId, decision: Decision) {
+        let passkey = self.engine().proposal_verify(proposal) == Some(Verify::Passkey);
         match decision {
+            Decision::Confirm if passkey => return self.start_passkey(proposal),
             Decision::Confirm => {
                 let approver = self.approver();
                 let _ = self.engine_mut().confirm(proposal, approver, now());
             }
-            Decision::Cancel => {
+            Decision::Cancel { reason } => {
+                self.engine_mut().cancel_saying(
+                    proposal,
+                    CancelReason::User,
+                    reason.as_deref(),
+                    now(),
+                );
+            }
+            Decision::CancelAll { reason } => {
                 self.engine_mut()
-                    .cancel(proposal, CancelReason::User, now());
+                    .cancel_all(None, CancelReason::User, reason.as_deref(), now());
             }
         }
         self.drain();

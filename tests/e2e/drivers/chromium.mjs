@@ -2,8 +2,14 @@
 // trusted input; `evaluate` runs as a user gesture (transient activation for a few seconds);
 // the SDK's closed shadow roots are reached through the DevTools protocol (DOM.getDocument with
 // pierce: true, DOM.resolveNode, Runtime.callFunctionOn), with no help from the page.
+// Every page runs in the protocol's virtual WebAuthn environment (WebAuthn.enable), where
+// `page.addVirtualAuthenticator` adds authenticators: without it a request goes to the real
+// platform, whose prompt headless Chromium never shows (measured: a `get` with `timeout: 3000`
+// was still pending 11 minutes later); in the virtual environment, one no authenticator can
+// answer fails with NotAllowedError when its `timeout` runs out.
 import { chromium } from "playwright-core";
 import { PART_CALL, evaluateExpression, source, encode, unwrap } from "./codec.mjs";
+import { PageAuthenticators } from "./webauthn.mjs";
 
 export const FLAGS = [
   "--js-flags=--expose-gc",
@@ -25,7 +31,11 @@ export async function launch({ args = [] } = {}) {
           Element.prototype.attachShadow = function (init) { return attach.call(this, { ...init, mode: "open" }); };
         });
       }
-      return new ChromiumPage(context, page);
+      // A session of its own for the WebAuthn domain, for the page's whole life (goto opens
+      // new ones for the other domains; disabling WebAuthn would remove the authenticators).
+      const webauthn = await context.newCDPSession(page);
+      await webauthn.send("WebAuthn.enable");
+      return new ChromiumPage(context, page, webauthn);
     },
     async close() { await browser.close(); },
   };
@@ -34,10 +44,32 @@ export async function launch({ args = [] } = {}) {
 const KEYS = { Space: "Space" };
 
 class ChromiumPage {
-  constructor(context, page) {
+  #authenticators;
+
+  constructor(context, page, webauthn) {
     this.engine = "chromium";
     this.context = context;
     this.page = page;
+    /** Virtual authenticators: the DevTools protocol's, one page's own. */
+    this.webauthn = { virtualAuthenticators: true, scope: "page" };
+    this.#authenticators = new PageAuthenticators({
+      add: async ({ isUserConsenting, ...options }) => (await webauthn.send("WebAuthn.addVirtualAuthenticator", {
+        options: { ...options, automaticPresenceSimulation: isUserConsenting },
+      })).authenticatorId,
+      setUserVerified: (authenticatorId, isUserVerified) => webauthn.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified }),
+      credentials: async (authenticatorId) => (await webauthn.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+      // The protocol's binary fields are base64; the interface's are base64url.
+      addCredential: (authenticatorId, c) => webauthn.send("WebAuthn.addCredential", {
+        authenticatorId,
+        credential: {
+          credentialId: Buffer.from(c.credentialId, "base64url").toString("base64"),
+          isResidentCredential: c.isResidentCredential, rpId: c.rpId, signCount: c.signCount,
+          privateKey: Buffer.from(c.privateKey, "base64url").toString("base64"),
+          ...(c.userHandle ? { userHandle: Buffer.from(c.userHandle, "base64url").toString("base64") } : {}),
+        },
+      }),
+      remove: (authenticatorId) => webauthn.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId }),
+    });
     this.problems = [];
     this.warnings = [];
     this.logs = [];
@@ -151,5 +183,11 @@ class ChromiumPage {
     await this.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
   }
 
-  async close() { await this.context.close(); }
+  /** A virtual WebAuthn authenticator for this page (drivers/webauthn.mjs). */
+  addVirtualAuthenticator(options) { return this.#authenticators.add(options); }
+
+  async close() {
+    await this.#authenticators.removeAll();
+    await this.context.close();
+  }
 }

@@ -6,40 +6,157 @@
 // hands back each host's shadow root, closed ones included, as a shared reference that a
 // later call takes as an argument. The page tap (tap.js, as a BiDi preload script) only counts
 // event listeners, which BiDi cannot list.
+//
+// Firefox is started by geckodriver, in a WebDriver session that is both classic (HTTP) and
+// BiDi (`webSocketUrl: true`), and puppeteer drives that same session over its BiDi websocket:
+// the classic side is for what only it offers, the WebDriver WebAuthn extension's virtual
+// authenticators (`page.addVirtualAuthenticator`). Firefox holds one WebDriver session at a
+// time, so puppeteer, which opens every connection with `session.new`, is answered that one
+// locally (`sessionTransport`). The profile is the one puppeteer.launch would write
+// (@puppeteer/browsers' createProfile with puppeteer's preferences), so the browser is the same.
 import puppeteer from "puppeteer-core";
+import { NodeWebSocketTransport } from "puppeteer-core/internal/node/NodeWebSocketTransport.js";
+import { Browser as Browsers, createProfile } from "@puppeteer/browsers";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PART_CALL, evaluateExpression, source, encode, unwrap } from "./codec.mjs";
+import { freePort, stop, waitReady, webDriverClient } from "./processes.mjs";
+import { PageAuthenticators, webDriverAuthenticators } from "./webauthn.mjs";
 
+const FIREFOX = "/usr/bin/firefox-esr";
 const TAP = readFileSync(new URL("./tap.js", import.meta.url), "utf8");
 const TAP_NAME = `__ckTap${Math.random().toString(36).slice(2)}`;
 
-/** Test-only preferences: the async clipboard may be read back without a paste prompt. */
-const PREFS = { "dom.events.testing.asyncClipboard": true, "dom.events.asyncClipboard.readText": true };
+/**
+ * Test-only preferences: the async clipboard may be read back without a paste prompt; WebAuthn
+ * requests go to the virtual authenticators only (geckodriver's need the soft token; without
+ * the USB token a request no authenticator can answer fails at once, where Firefox would
+ * otherwise wait at least 15 s for a security key).
+ */
+const PREFS = {
+  "dom.events.testing.asyncClipboard": true, "dom.events.asyncClipboard.readText": true,
+  "security.webauth.webauthn_enable_softtoken": true, "security.webauth.webauthn_enable_usbtoken": false,
+};
+
+/**
+ * puppeteer's BiDi connection over `ws`, attached to the existing session `session` (a classic
+ * New Session answer): `session.new` is answered with that session, `session.end` is left to
+ * the classic side (DELETE /session), everything else goes through.
+ */
+function sessionTransport(ws, session) {
+  const transport = {
+    onmessage: undefined,
+    onclose: undefined,
+    send(message) {
+      const { id, method } = JSON.parse(message);
+      if (method === "session.new" || method === "session.end") {
+        const result = method === "session.new" ? { sessionId: session.sessionId, capabilities: session.capabilities } : {};
+        setImmediate(() => transport.onmessage?.(JSON.stringify({ type: "success", id, result })));
+        return;
+      }
+      ws.send(message);
+    },
+    close() { ws.close(); },
+  };
+  ws.onmessage = (message) => transport.onmessage?.(message);
+  ws.onclose = () => transport.onclose?.();
+  return transport;
+}
+
+/**
+ * One Firefox: geckodriver on a free port, a session (classic + BiDi) with a profile of our own,
+ * puppeteer connected to it. `close()` ends the session (geckodriver stops Firefox), stops
+ * geckodriver by its pid and removes the profile.
+ */
+async function startFirefox({ args, prefs }) {
+  const profile = await mkdtemp(join(tmpdir(), "coworkkit-firefox-"));
+  // puppeteer.launch's own preference: all web content in one process, which its BiDi mouse
+  // events need (FirefoxLauncher.getPreferences).
+  await createProfile(Browsers.FIREFOX, { path: profile, preferences: { ...prefs, "fission.webContentIsolationStrategy": 0 } });
+  const port = await freePort();
+  const geckodriver = spawn("geckodriver", [`--port=${port}`, "--host=127.0.0.1", "--websocket-port=0"],
+    { stdio: ["ignore", "ignore", "pipe"] });
+  geckodriver.stderr.on("data", () => {});
+  // Firefox's pid while its session lasts (geckodriver stops it when the session ends).
+  let firefoxPid = null;
+  // Should the test process end without close() (a crash, a kill), take both along.
+  const orphans = () => {
+    const pids = [firefoxPid, geckodriver.exitCode === null && geckodriver.signalCode === null ? geckodriver.pid : null];
+    for (const pid of pids) if (pid) try { process.kill(pid, "SIGKILL"); } catch { /* gone */ }
+  };
+  process.once("exit", orphans);
+  const url = `http://127.0.0.1:${port}`;
+  const send = webDriverClient(url);
+  const endSession = async () => {
+    try {
+      await send("DELETE", `/session/${session.sessionId}`);
+      firefoxPid = null;
+    } catch { /* left to the exit handler */ }
+  };
+  const abandon = async () => {
+    await stop(geckodriver);
+    process.off("exit", orphans);
+    await rm(profile, { recursive: true, force: true });
+  };
+  let session;
+  try {
+    await waitReady(url, geckodriver, "geckodriver");
+    session = await send("POST", "/session", { capabilities: { alwaysMatch: {
+      browserName: "firefox", webSocketUrl: true, "webauthn:virtualAuthenticators": true,
+      // What puppeteer asks of a BiDi session.
+      acceptInsecureCerts: false, unhandledPromptBehavior: { default: "ignore" },
+      "moz:firefoxOptions": { binary: FIREFOX, args: ["--headless", "--profile", profile, ...args] },
+    } } });
+  } catch (e) {
+    await abandon();
+    throw e;
+  }
+  firefoxPid = session.capabilities["moz:processID"] ?? null;
+  try {
+    const ws = await NodeWebSocketTransport.create(session.capabilities.webSocketUrl);
+    const browser = await puppeteer.connect({ transport: sessionTransport(ws, session), protocol: "webDriverBiDi" });
+    return {
+      browser,
+      version: session.capabilities.browserVersion,
+      webauthn: session.capabilities["webauthn:virtualAuthenticators"] === true,
+      authenticators: webDriverAuthenticators(send, session.sessionId),
+      async close() {
+        await browser.disconnect();
+        await endSession();
+        await abandon();
+      },
+    };
+  } catch (e) {
+    await endSession();
+    await abandon();
+    throw e;
+  }
+}
 
 export async function launch({ args = [], prefs = {} } = {}) {
   const browsers = {};
-  const start = async (colorScheme) => {
+  const start = (colorScheme) => {
     // The colour scheme is a preference of the whole browser, so a dark page gets a browser of
     // its own (layout.css.prefers-color-scheme.content-override: 0 dark, 1 light).
     const scheme = colorScheme === "dark" ? { "layout.css.prefers-color-scheme.content-override": 0 } : {};
-    return puppeteer.launch({
-      browser: "firefox", executablePath: "/usr/bin/firefox-esr", headless: true, args,
-      extraPrefsFirefox: { ...PREFS, ...prefs, ...scheme },
-    });
+    return startFirefox({ args, prefs: { ...PREFS, ...prefs, ...scheme } });
   };
   browsers.light = await start("light");
-  const version = `Firefox ${(await browsers.light.version()).replace(/^firefox\//, "")}`;
   return {
     engine: "firefox",
-    version,
+    version: `Firefox ${browsers.light.version}`,
     async newPage({ viewport, colorScheme, openShadowRoots = false } = {}) {
       const key = colorScheme === "dark" ? "dark" : "light";
       browsers[key] ??= await start(key);
-      const context = await browsers[key].createBrowserContext();
+      const firefox = browsers[key];
+      const context = await firefox.browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport(viewport ?? { width: 1280, height: 720 });
       await page.evaluateOnNewDocument(`window.__ckTapConfig = ${JSON.stringify({ name: TAP_NAME, listeners: true, open: openShadowRoots })};\n${TAP}`);
-      return new FirefoxPage(context, page);
+      return new FirefoxPage(context, page, firefox);
     },
     async close() { for (const b of Object.values(browsers)) await b.close(); },
   };
@@ -52,10 +169,18 @@ function plain(answer) {
 }
 
 class FirefoxPage {
-  constructor(context, page) {
+  #authenticators;
+
+  constructor(context, page, firefox) {
     this.engine = "firefox";
     this.context = context;
     this.page = page;
+    /**
+     * Virtual authenticators: geckodriver's (the WebDriver WebAuthn extension), which are the
+     * whole browser's: every page of this Firefox sees them until they are removed.
+     */
+    this.webauthn = { virtualAuthenticators: firefox.webauthn, scope: firefox.webauthn ? "browser" : null };
+    this.#authenticators = new PageAuthenticators(firefox.authenticators);
     this.problems = [];
     this.warnings = [];
     this.logs = [];
@@ -151,5 +276,11 @@ class FirefoxPage {
   /** Reading the clipboard back needs only the test preferences set at launch. */
   async allowClipboard() {}
 
-  async close() { await this.context.close(); }
+  /** A virtual WebAuthn authenticator (drivers/webauthn.mjs); page.close() removes it. */
+  addVirtualAuthenticator(options) { return this.#authenticators.add(options); }
+
+  async close() {
+    await this.#authenticators.removeAll();
+    await this.context.close();
+  }
 }

@@ -8,6 +8,8 @@
 //   page.mouse.click(x, y) · page.mouse.dblclick(x, y) · page.keyboard.press("Shift+Tab")
 //   page.keyboard.type(text) · page.screenshot({ path, clip | selector }) · page.setViewport(w, h)
 //   page.listenerCount() · page.allowClipboard(origin) · page.problems / warnings / logs
+//   page.webauthn · page.addVirtualAuthenticator(options) → auth: auth.setUserVerified(bool),
+//     auth.credentials(), auth.remove() (virtual WebAuthn authenticators, drivers/webauthn.mjs)
 //   page.close() · browser.html (a rewrite for served HTML, or undefined) · browser.version
 export const ENGINES = ["chromium", "firefox", "webkit"];
 export const ENGINE = process.env.COWORKKIT_ENGINE ?? "chromium";

@@ -11,25 +11,22 @@
 // collects the console. Clicks on the card are still real WebDriver pointer actions at the
 // coordinates the tap reads; the documented keyboard path (Tab, Shift+Tab, Enter, Space,
 // Escape) is driven with real WebDriver key actions too.
+//
+// No WebAuthn: WebKitGTK 2.50's MiniBrowser gives pages no `navigator.credentials` and no
+// `PublicKeyCredential` (its feature list has no Web Authentication switch), and WebKitWebDriver
+// leaves `webauthn:virtualAuthenticators` out of the session it creates and answers the WebDriver
+// WebAuthn extension's commands "unknown command"; `page.webauthn` says so from that answer.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { readFileSync, writeFileSync } from "node:fs";
 import { Builder, By, Key, Origin } from "selenium-webdriver";
 import { PART_CALL, evaluateExpression, source, encode, unwrap } from "./codec.mjs";
+import { freePort, stop, waitReady, webDriverClient } from "./processes.mjs";
+import { PageAuthenticators, webDriverAuthenticators } from "./webauthn.mjs";
 
 const MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 const TAP = readFileSync(new URL("./tap.js", import.meta.url), "utf8");
 const TAP_NAME = `__ckTap${Math.random().toString(36).slice(2)}`;
 const TAP_SCRIPT = `<script>window.__ckTapConfig = ${JSON.stringify({ name: TAP_NAME, roots: true, console: true, listeners: true })};\n${TAP}</script>`;
-
-/** A port nobody listens on now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
 
 /** Starts Xvfb on a free display (it writes the display number to fd 3). */
 function startXvfb() {
@@ -47,28 +44,6 @@ function startXvfb() {
   });
 }
 
-async function waitReady(url, child) {
-  const until = Date.now() + 15000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${child.exitCode}`);
-    try {
-      const r = await fetch(`${url}/status`);
-      if ((await r.json()).value?.ready) return;
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("WebKitWebDriver did not become ready");
-}
-
-/** Stops a child process by its own pid, and waits for it. */
-async function stop(child) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((r) => child.once("exit", r));
-  process.kill(child.pid, "SIGTERM");
-  await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
-  if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
-}
-
 export async function launch({ args = [] } = {}) {
   const xvfb = await startXvfb();
   const port = await freePort();
@@ -82,7 +57,7 @@ export async function launch({ args = [] } = {}) {
   const url = `http://127.0.0.1:${port}`;
   const sessions = new Set();
   try {
-    await waitReady(url, driverProcess);
+    await waitReady(url, driverProcess, "WebKitWebDriver");
   } catch (e) {
     await stop(driverProcess);
     await stop(xvfb.process);
@@ -100,6 +75,7 @@ export async function launch({ args = [] } = {}) {
       sessions.clear();
       const driver = await new Builder().usingServer(url).withCapabilities({
         browserName: "MiniBrowser",
+        "webauthn:virtualAuthenticators": true,
         "webkitgtk:browserOptions": {
           binary: MINIBROWSER,
           args: ["--automation", ...(colorScheme === "dark" ? ["--dark-mode"] : []), ...args],
@@ -107,7 +83,13 @@ export async function launch({ args = [] } = {}) {
       }).build();
       sessions.add(driver);
       await driver.manage().setTimeouts({ script: 600000, pageLoad: 60000 });
-      const page = new WebKitPage(driver, () => sessions.delete(driver), openShadowRoots);
+      const session = await driver.getSession();
+      const page = new WebKitPage(driver, () => sessions.delete(driver), openShadowRoots, {
+        // Asked for as the WebDriver WebAuthn extension says; WebKitWebDriver 2.50 leaves it out
+        // of its answer and answers its commands "unknown command".
+        virtualAuthenticators: session.getCapabilities().get("webauthn:virtualAuthenticators") === true,
+        authenticators: webDriverAuthenticators(webDriverClient(url), session.getId()),
+      });
       await page.setViewport(viewport?.width ?? 1280, viewport?.height ?? 720);
       return page;
     },
@@ -132,9 +114,14 @@ async function webkitVersion(display) {
 const KEYS = { Tab: Key.TAB, Escape: Key.ESCAPE, Enter: Key.ENTER, Space: Key.SPACE, Shift: Key.SHIFT, Backspace: Key.BACK_SPACE };
 
 class WebKitPage {
-  constructor(driver, forget, openShadowRoots) {
+  #authenticators;
+
+  constructor(driver, forget, openShadowRoots, webauthn) {
     this.engine = "webkit";
     this.driver = driver;
+    /** Virtual authenticators: the WebDriver WebAuthn extension's, if the session has them. */
+    this.webauthn = { virtualAuthenticators: webauthn.virtualAuthenticators, scope: webauthn.virtualAuthenticators ? "page" : null };
+    this.#authenticators = new PageAuthenticators(webauthn.authenticators);
     this.forget = forget;
     this.openShadowRoots = openShadowRoots;
     this.problems = [];
@@ -237,8 +224,15 @@ class WebKitPage {
   /** WebKit offers no way to grant the clipboard-read permission; see watch.test.mjs. */
   async allowClipboard() {}
 
+  /**
+   * A virtual WebAuthn authenticator, through the WebDriver WebAuthn extension: rejects with the
+   * driver's answer where the driver has none (WebKitWebDriver 2.50: "unknown command").
+   */
+  addVirtualAuthenticator(options) { return this.#authenticators.add(options); }
+
   async close() {
     this.forget();
+    await this.#authenticators.removeAll();
     await this.driver.quit();
   }
 }

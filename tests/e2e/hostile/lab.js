@@ -12,6 +12,14 @@
 //   protocol, `lab.confirmAt`) while that call's card was the one shown, at least the arm
 //   delay after it was shown; one click consents one run, and the call's record must say
 //   `confirmed` with the instance's approver;
+// - a soft run on a first call (no token) is consented only by a grant a person made with a
+//   trusted click (`lab.grantButton`), live by the page's own clock and counts, whose match
+//   the args meet; the oldest such spends a use, and the call's record must name it
+//   (SPEC §12). `lab.checkGrants` holds the SDK's live grants to that ledger: no grant made,
+//   widened or extended by anything else;
+// - a record's `note` (a person's words for a "no") must come from a declining call the page
+//   made, with the token issued to that very call and those words, or from words a person typed
+//   on that call's card (`lab.typed`); never from anything else an agent sent;
 // - records are counted per call in both directions (see `lab.finish`), every door included,
 //   whether or not a `run` hangs.
 (() => {
@@ -71,6 +79,31 @@
     return walk(v === undefined ? {} : v, 0);
   };
   const tryCanon = (v) => { try { return lab.canon(v); } catch { return null; } };
+
+  /**
+   * A person's reason as the SDK keeps it (core::card::reason_text): one line, the characters
+   * that could disguise it removed, at most 200 characters (a cut ends with "…"); null if blank.
+   */
+  const DISGUISING = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/u;
+  lab.reasonText = (raw) => {
+    const out = [];
+    let gap = false;
+    for (const c of String(raw).toWellFormed()) {
+      if (/[\p{White_Space}\p{Cc}]/u.test(c)) { gap = out.length > 0; continue; }
+      if (DISGUISING.test(c)) continue;
+      if (gap) { out.push(" "); gap = false; }
+      out.push(c);
+      if (out.length > 200) break;
+    }
+    if (out.length > 200) {
+      out.length = 199;
+      if (out.at(-1) === " ") out.pop();
+      out.push("…");
+    }
+    return out.length ? out.join("") : null;
+  };
+  /** Words a person typed on a card (the test, through the driver's keyboard): `{ inst, callId, note }`. */
+  lab.typed = [];
   /** A callId as the SDK takes it: a non-empty string of at most 256 UTF-8 bytes. */
   const validId = (id) => (typeof id === "string" && id.length > 0 && new TextEncoder().encode(id.toWellFormed()).length <= 256
     ? id.toWellFormed() : null);
@@ -156,17 +189,21 @@
             && (t.callId === ctx.callId || (t.callId === null && t.door === "webmcp"))
             && t.canon === c && a.canon === c && a.action === action && a.sentAt <= t.expiresAt;
         });
+        const grant = attempt ? null : lab.grantCovering(inst, action, args);
         if (attempt) {
           const t = inst.issued.get(attempt.token);
           t.used = true;
           if (t.callId === null) t.callId = ctx.callId;
           attempt.runs.push(ctx.callId);
           entry.attempt = attempt;
-        }
-        else {
+        } else if (grant) {
+          grant.uses += 1;
+          entry.grant = grant.id;
+          stats.grantRuns = (stats.grantRuns ?? 0) + 1;
+        } else {
           const near = inst.attempts.filter((a) => inst.issued.get(a.token)?.callId === ctx.callId)
             .map((a) => `${a.settled ? "settled" : "in flight"}/${a.decline ? "declined" : "yes"}/${a.canon === c ? "same args" : "other args"}/${a.sentAt <= (inst.issued.get(a.token)?.expiresAt ?? 0) ? "in time" : "expired"}/${inst.issued.get(a.token)?.used ? "used" : "unused"}`);
-          violation(`${action}: soft run of ${ctx.callId} without a confirming call carrying its token for exactly these args (${String(c).slice(0, 60)}; calls with its token: ${near.join(" ") || "none"})`);
+          violation(`${action}: soft run of ${ctx.callId} without a confirming call carrying its token for exactly these args, or a live grant a person made that covers them (${String(c).slice(0, 60)}; calls with its token: ${near.join(" ") || "none"})`);
         }
       } else {
         stats.openRuns += 1;
@@ -218,6 +255,58 @@
     }
   };
 
+  // ---- grants a person made (SPEC §12) --------------------------------------------------
+
+  /**
+   * A page button (`#lab-allow`) whose click handler calls `ck.grant(...lab.grantRequest)` on
+   * the current instance (`lab.inst`), as an app's "Allow … for a while" button does. A grant it
+   * makes joins that instance's ledger (`inst.grants`) only for a trusted click, with its
+   * lifetime checked against the page's own clock around the call; `lab.lastGrant` is what the
+   * handler got (the grant, or the error's code).
+   */
+  lab.grantButton = () => {
+    const button = document.createElement("button");
+    button.id = "lab-allow";
+    button.textContent = "Allow archiving for a while";
+    button.addEventListener("click", (e) => {
+      const inst = lab.inst;
+      inst.grants ??= [];
+      const [action, options = {}] = lab.grantRequest;
+      const before = Date.now();
+      let g;
+      try { g = inst.ck.grant(action, options); } catch (error) { lab.lastGrant = { code: error.code }; return; }
+      const after = Date.now();
+      lab.lastGrant = g;
+      if (!e.isTrusted) { violation(`a grant was made in an untrusted click: ${g.id}`); return; }
+      const ttl = options.ttlMs ?? 1_800_000;
+      if (g.expiresAt < before + ttl || g.expiresAt > after + ttl) violation(`grant ${g.id} lives until ${g.expiresAt}, asked for ${ttl} ms at ${before}`);
+      inst.grants.push({ id: g.id, action, match: options.match ?? {}, maxUses: options.maxUses, expiresAt: g.expiresAt, uses: 0, ended: false });
+    });
+    document.body.prepend(button);
+    return button;
+  };
+
+  /** Is `g` live by the page's clock and counts (with `slack` ms around its expiry)? */
+  const grantLive = (g, slack = 0) => !g.ended && Date.now() < g.expiresAt + slack && (g.maxUses === undefined || g.uses < g.maxUses);
+
+  /** The oldest grant of the ledger that covers a call of `action` with `args`, if any. */
+  lab.grantCovering = (inst, action, args) => (inst.grants ?? []).find((g) => grantLive(g, 5) && g.action === action
+    && Object.entries(g.match).every(([k, v]) => args && Object.hasOwn(args, k) && tryCanon(args[k]) === tryCanon(v)));
+
+  /**
+   * The SDK's live grants must be exactly the ledger's: the same ids, lifetimes, limits, matches
+   * and uses (a grant within 100 ms of its expiry is left out of the comparison).
+   */
+  lab.checkGrants = (inst) => {
+    const near = (g) => Math.abs(g.expiresAt - Date.now()) < 100;
+    const theirs = inst.ck.grants().filter((g) => !near(g));
+    const ours = (inst.grants ?? []).filter((g) => grantLive(g) && !near(g));
+    const show = (g) => JSON.stringify([g.id, g.action, g.expiresAt, g.maxUses ?? null, g.uses, tryCanon(g.match ?? {})]);
+    const a = theirs.map(show).join(" "), b = ours.map(show).join(" ");
+    if (a !== b) violation(`live grants: the SDK has ${a || "none"}, the person made ${b || "none"}`);
+    stats.grantChecks = (stats.grantChecks ?? 0) + 1;
+  };
+
   // ---- the agent's two doors, watched ---------------------------------------------------
 
   const settleWatch = (door, promise) => {
@@ -232,9 +321,9 @@
    * A call presenting a token, noted before the SDK sees it: only such a call, while in
    * flight, can consent a soft run (see `run` above); its answer is checked against that.
    */
-  const attemptOf = (inst, token, action, canon, decline) => {
+  const attemptOf = (inst, token, action, canon, decline, reason) => {
     if (typeof token !== "string") return null;
-    const attempt = { token, action, canon, decline, sentAt: Date.now(), settled: false, runs: [], kind: tokenKind(inst, token, action, canon) };
+    const attempt = { token, action, canon, decline, reason, sentAt: Date.now(), settled: false, runs: [], kind: tokenKind(inst, token, action, canon) };
     inst.attempts.push(attempt);
     return attempt;
   };
@@ -282,11 +371,11 @@
   /** `invoke`, watched: tokens presented, tokens issued (for which call and args), answers. */
   lab.call = (inst, call) => {
     stats.calls += 1;
-    let token, name, canon = null, decline = false, explicitId = null;
-    try { token = call?.confirmToken; name = call?.name; canon = tryCanon(call?.args); decline = call?.decline === true; explicitId = validId(call?.callId); } catch {}
+    let token, name, canon = null, decline = false, explicitId = null, reason;
+    try { token = call?.confirmToken; name = call?.name; canon = tryCanon(call?.args); decline = call?.decline === true; explicitId = validId(call?.callId); reason = call?.reason; } catch {}
     const door = { explicitId, tokenCallId: typeof token === "string" ? inst.issued.get(token)?.callId ?? null : null, settled: false };
     inst.doors.push(door);
-    const attempt = attemptOf(inst, token, name, canon, decline);
+    const attempt = attemptOf(inst, token, name, canon, decline, reason);
     let promise;
     try { promise = inst.ck.invoke(call); } catch (e) { door.settled = true; violation(`invoke threw: ${e}`); return Promise.resolve(null); }
     return settleWatch(door, promise).then((o) => {
@@ -322,22 +411,24 @@
   /** `handleToolCall`, watched the same way; the outcome is read back from the content. */
   lab.tool = (inst, call) => {
     stats.toolCalls += 1;
-    let name, id, args, canon = null, token, decline = false;
+    let name, id, args, canon = null, token, decline = false, reason;
     try {
       ({ name, id, args } = readTool(call));
       if (args && typeof args === "object" && !Array.isArray(args)) {
         token = args.confirmToken;
         decline = args.decline === true;
+        reason = args.declineReason;
         const own = { ...args };
         delete own.confirmToken;
         if (typeof own.decline === "boolean") delete own.decline;
+        delete own.declineReason;
         canon = tryCanon(own);
       }
     } catch {}
     const explicitId = validId(id);
     const door = { explicitId, tokenCallId: typeof token === "string" ? inst.issued.get(token)?.callId ?? null : null, settled: false };
     inst.doors.push(door);
-    const attempt = attemptOf(inst, token, name, canon, decline);
+    const attempt = attemptOf(inst, token, name, canon, decline, reason);
     let promise;
     try { promise = inst.ck.handleToolCall(call); } catch (e) { door.settled = true; violation(`handleToolCall threw: ${e}`); return Promise.resolve(null); }
     return settleWatch(door, promise).then((result) => {
@@ -384,7 +475,7 @@
       if (d > 3 || k < 0.4) return leaf();
       if (k < 0.6) return Array.from({ length: int(4) }, () => plain(d + 1));
       const o = {};
-      for (let i = int(4); i > 0; i--) Object.defineProperty(o, pick(["a", "b", "projectId", "__proto__", "constructor", str()]), { value: plain(d + 1), enumerable: true, writable: true, configurable: true });
+      for (let i = int(4); i > 0; i--) Object.defineProperty(o, pick(["a", "b", "projectId", "__proto__", "constructor", "ttlMs", "maxUses", "match", "grant", "reason", str()]), { value: plain(d + 1), enumerable: true, writable: true, configurable: true });
       return o;
     };
     const nest = (n, arr) => { const root = arr ? [] : {}; let d = root; for (let i = 0; i < n; i++) { const c = arr ? [] : {}; if (arr) d.push(c); else d.n = c; d = c; } return root; };
@@ -421,7 +512,11 @@
     const badNames = ["", "__proto__", "constructor", "toString", "hasOwnProperty", "readDoc ", "READDOC", "readDoc\u0000",
       "deleteProject".padEnd(100, "x"), "nope", "ckp_1", 42, null, {}, ["readDoc"], new String("readDoc")];
     const name = () => (chance(0.85) ? pick(names) : pick(badNames));
-    return { r, int, pick, chance, str, plain, args, name, hostile };
+    // Words an agent would like a record to show as the person's (SPEC §12), and other values.
+    const reasons = ["the user approved this", "User said yes, go ahead", "  not now\n please ", "\u202Eevil\u200B", "",
+      "x".repeat(300), "é".repeat(250), "<b>no</b>", "ttlMs: 86400000", "\uD800 lone"];
+    const reason = () => (chance(0.9) ? pick(reasons) : pick([42, null, {}, ["no"], true]));
+    return { r, int, pick, chance, str, plain, args, name, hostile, reason };
   };
 
   /**
@@ -477,17 +572,18 @@
       const list = issuedList().filter((t) => !t.used && t.args !== undefined);
       const forced = lab.forcedConfirm(i, list);
       if (forced) {
-        call = { name: forced.t.action, args: forced.t.args, confirmToken: forced.token, decline: forced.decline };
+        call = { name: forced.t.action, args: forced.t.args, confirmToken: forced.token, decline: forced.decline, ...(forced.reason ? { reason: forced.reason } : {}) };
         if (door === "tool") call = toTool(g, call);
       } else if (list.length && g.chance(0.25)) {
         // A proper confirmation: the same args and the token (sometimes another callId,
         // sometimes a decline, sometimes the token of another call: swapped).
         const t = g.pick(list);
         const swap = g.chance(0.15) ? g.pick(list) : t;
-        call = { name: g.chance(0.9) ? t.action : g.name(), args: g.chance(0.9) ? t.args : g.args(), confirmToken: swap.token, callId: g.chance(0.5) ? undefined : callId(), decline: g.chance(0.1) };
+        const decline = g.chance(0.1);
+        call = { name: g.chance(0.9) ? t.action : g.name(), args: g.chance(0.9) ? t.args : g.args(), confirmToken: swap.token, callId: g.chance(0.5) ? undefined : callId(), decline, ...(g.chance(decline ? 0.6 : 0.05) ? { reason: g.reason() } : {}) };
         if (door === "tool") call = toTool(g, call);
       } else {
-        call = { name: g.name(), args: g.args(), callId: callId(), confirmToken: token(), decline: g.chance(0.05) };
+        call = { name: g.name(), args: g.args(), callId: callId(), confirmToken: token(), decline: g.chance(0.05), ...(g.chance(0.05) ? { reason: g.reason() } : {}) };
         if (g.chance(0.03)) call = g.pick([null, undefined, "readDoc", 42, [], { name: "readDoc", args: {}, callId: callIds }, new Proxy({}, { get() { throw new Error("call trap"); } })]);
         else if (door === "tool") call = toTool(g, call);
       }
@@ -509,7 +605,7 @@
     const live = list.filter((t) => t.expiresAt > Date.now() + 100);
     if (live.length === 0 || (i % 50 !== 49 && i % 50 !== 24)) return null;
     const t = live[i % live.length];
-    if (i % 50 === 24) return { t, token: t.token, decline: true };
+    if (i % 50 === 24) return { t, token: t.token, decline: true, reason: i % 100 === 24 ? "not now, please" : undefined };
     return { t, token: t.token.slice(0, -1) + (t.token.endsWith("A") ? "B" : "A"), decline: false };
   };
 
@@ -538,8 +634,8 @@
   const toTool = (g, call) => {
     let args = call.args;
     try {
-      if (args && typeof args === "object" && !Array.isArray(args) && (call.confirmToken !== undefined || call.decline)) {
-        args = { ...args, confirmToken: call.confirmToken, ...(call.decline ? { decline: true } : {}) };
+      if (args && typeof args === "object" && !Array.isArray(args) && (call.confirmToken !== undefined || call.decline || call.reason !== undefined)) {
+        args = { ...args, confirmToken: call.confirmToken, ...(call.decline ? { decline: true } : {}), ...(call.reason !== undefined ? { declineReason: call.reason } : {}) };
       }
     } catch { /* a revoked Proxy, a throwing getter: sent as it is */ }
     let text = args;
@@ -601,6 +697,8 @@
       const of = (callId, pred = () => true) => (byCall.get(callId) ?? []).filter(pred);
       for (const [callId, list] of byCall) {
         const settled = list.filter((r) => REMEMBERED.has(r.gate));
+        // The figure the soak prints: records per settled call (exactly 1, checked here).
+        if (settled.length) { stats.settledCalls = (stats.settledCalls ?? 0) + 1; stats.settledRecords = (stats.settledRecords ?? 0) + settled.length; }
         if (settled.length > 1) violation(`call ${callId} settled ${settled.length} times: ${settled.map((r) => r.gate).join(", ")}`);
       }
       // Answers → records, and the refusals one to one.
@@ -649,6 +747,22 @@
         if (expected === undefined) continue;
         stats.viaChecked += 1;
         if (r.via !== expected) violation(`record ${r.gate} of ${r.callId} has via ${r.via}; its first call came through ${expected}`);
+      }
+      // A person's words (SPEC §12): a note only from a declining call with the token issued to
+      // that very call and those words, or from words a person typed on that call's card.
+      for (const r of records) {
+        if (r.note === undefined) continue;
+        stats.notesChecked = (stats.notesChecked ?? 0) + 1;
+        const declined = inst.attempts.some((a) => a.decline && typeof a.reason === "string" && lab.reasonText(a.reason) === r.note
+          && a.action === r.action && [r.callId, null].includes(inst.issued.get(a.token)?.callId ?? r.callId));
+        const typed = lab.typed.some((t) => t.inst === inst && t.callId === r.callId && t.note === r.note);
+        if (r.gate !== "cancelled" || !(declined || typed)) violation(`record ${r.gate} of ${r.callId} carries words nobody said: ${JSON.stringify(r.note).slice(0, 80)}`);
+      }
+      // A grant a record names is the one the page saw its run spend.
+      for (const r of records) {
+        const e = inst.runs.get(r.callId);
+        if (r.grant !== undefined && (r.outcome.status === "not_run" || e?.grant !== r.grant)) violation(`record ${r.gate} of ${r.callId} names grant ${r.grant}; its run spent ${e?.grant ?? "none"}`);
+        if (e?.grant && e.settled && r.outcome.status !== "not_run" && r.grant !== e.grant) violation(`the run of ${r.callId} spent grant ${e.grant}, its record names ${r.grant ?? "none"}`);
       }
       // Runs ↔ records.
       for (const [callId, e] of inst.runs) {
@@ -728,19 +842,21 @@
 
   const watchExecute = (inst, name, execute) => (input) => {
     stats.mcpExecutes += 1;
-    let token, decline = false, canon = null, own, raw = null;
+    let token, decline = false, canon = null, own, raw = null, reason;
     try {
       raw = tryCanon(input ?? {});
       if (input && typeof input === "object" && !Array.isArray(input)) {
         token = input.confirmToken;
         decline = input.decline === true;
+        reason = input.declineReason;
         own = { ...input };
         delete own.confirmToken;
         if (typeof own.decline === "boolean") delete own.decline;
+        delete own.declineReason;
         canon = tryCanon(own);
       }
     } catch { /* what the browser handed over is plain JSON; nothing to do */ }
-    const attempt = attemptOf(inst, token, name, canon, decline);
+    const attempt = attemptOf(inst, token, name, canon, decline, reason);
     let promise;
     try { promise = execute(input); } catch (e) { violation(`a WebMCP execute threw: ${e}`); throw e; }
     if (!(promise instanceof Promise)) violation("a WebMCP execute did not return a Promise");

@@ -4,7 +4,7 @@
 import { StrictMode, createElement as h, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { Coworkkit } from "coworkkit";
-import { CoworkkitProvider, defineAction, useAction, useCoworkkit, useModelContext, usePending } from "coworkkit/react";
+import { CoworkkitProvider, defineAction, useAction, useCoworkkit, useGrants, useModelContext, usePending } from "coworkkit/react";
 
 window.records = [];
 window.runs = [];
@@ -22,6 +22,7 @@ Coworkkit.prototype.useAction = function (spec) {
 };
 
 defineAction({ name: "ping", description: "Answers pong.", control: "open", run: () => "pong" });
+defineAction({ name: "archive", description: "Archive a thread.", control: "soft", run: () => "archived" });
 
 function DeleteProject({ version }) {
   useAction({
@@ -56,6 +57,15 @@ function PendingIndicator() {
   return h("output", { id: "pending" }, String(pending.length));
 }
 
+// SPEC §12: a button that makes a grant in its click, and the live grants as the hook sees them.
+function Grants() {
+  const ck = useCoworkkit();
+  const grants = useGrants();
+  return h("div", null,
+    h("button", { id: "allow", type: "button", onClick: () => { window.granted = ck?.grant("archive", { ttlMs: 60_000, maxUses: 5 }); } }, "Allow archiving"),
+    h("output", { id: "grants" }, grants.map((g) => `${g.action}:${g.uses}`).join(",")));
+}
+
 function Probe() {
   const ck = useCoworkkit();
   useEffect(() => {
@@ -84,6 +94,7 @@ function App() {
     provider && h(CoworkkitProvider, { onActionRecord: (record) => window.records.push(record) },
       h(Probe),
       h(PendingIndicator),
+      h(Grants),
       mounted && h(DeleteProject, { version }),
       agent === "one" && h(AgentAccess),
       agent === "two" && h(AgentAccessToo),

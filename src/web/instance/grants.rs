@@ -1,0 +1,86 @@
+//! The instance's remembered grants (SPEC §12): `ck.grant` inside a person's gesture, the live
+//! list, revoking, and showing them on the Watch panels and to `grants` listeners whenever the
+//! engine says they changed.
+
+use js_sys::{Array, Object};
+use wasm_bindgen::prelude::*;
+
+use super::Instance;
+use crate::core::error::Error;
+use crate::core::grant::Grant;
+use crate::core::value::Value;
+use crate::core::watch::GrantRow;
+use crate::web::convert::write_frozen;
+use crate::web::events::EventKind;
+use crate::web::hand::person_gesture;
+use crate::web::objects::grant_js;
+use crate::web::spec::read_grant_options;
+use crate::web::time::now;
+use crate::web::watch::GrantLine;
+
+impl Instance {
+    /// `ck.grant(action, options)`: only inside a person's gesture (see [`person_gesture`]),
+    /// only for a soft action; the grant as a frozen object.
+    pub(crate) fn grant(&self, action: &JsValue, options: &JsValue) -> Result<JsValue, Error> {
+        let max = self.engine().config().max_args_bytes;
+        let Some(name) = action.as_string() else {
+            return Err(Error::InvalidGrant(
+                "the action must be given by its name".into(),
+            ));
+        };
+        let options = read_grant_options(options, max)?;
+        let gesture = person_gesture();
+        let grant = self.engine_mut().grant(&name, &options, gesture, now())?;
+        self.drain();
+        Ok(grant_js(&grant))
+    }
+
+    /// The live grants, oldest first, as frozen objects in a frozen array.
+    pub(crate) fn grants(&self) -> Array {
+        let list: Array = self.engine().grants(now()).map(grant_js).collect();
+        Object::freeze(&list);
+        list
+    }
+
+    /// Ends a live grant by id; `true` when it was live.
+    pub(crate) fn revoke_grant(&self, id: &str) -> bool {
+        let Some(grant) = self.engine().grant_by_str(id, now()) else {
+            return false;
+        };
+        let done = self.engine_mut().revoke_grant(grant, now());
+        self.drain();
+        done
+    }
+
+    /// The live grants changed: the Watch panels show them, `grants` listeners hear them.
+    pub(super) fn grants_changed(&self) {
+        self.show_grants();
+        self.events.emit(EventKind::Grants, &self.grants());
+    }
+
+    /// Shows the live grants on every Watch panel.
+    pub(super) fn show_grants(&self) {
+        let grants: Vec<Grant> = self.engine().grants(now()).cloned().collect();
+        let lines: Vec<GrantLine<'_>> = grants
+            .iter()
+            .map(|g| {
+                let tz = js_sys::Date::new(&g.expires_at.into()).get_timezone_offset();
+                let matching = if g.match_args.is_empty() {
+                    "any arguments".into()
+                } else {
+                    let object = write_frozen(&Value::Object(g.match_args.clone()));
+                    js_sys::JSON::stringify(&object)
+                        .ok()
+                        .and_then(|s| s.as_string())
+                        .unwrap_or_default()
+                };
+                GrantLine {
+                    id: g.id.to_string(),
+                    row: GrantRow::from_grant(g, tz),
+                    matching,
+                }
+            })
+            .collect();
+        self.watch.show_grants(&lines);
+    }
+}
