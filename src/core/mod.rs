@@ -16,4 +16,3 @@ pub mod record;
 pub mod schema;
 pub mod tape;
 pub mod value;
-pub mod watch;

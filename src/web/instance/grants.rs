@@ -7,16 +7,11 @@ use wasm_bindgen::prelude::*;
 
 use super::Instance;
 use crate::core::error::Error;
-use crate::core::grant::Grant;
-use crate::core::value::Value;
-use crate::core::watch::GrantRow;
-use crate::web::convert::write_frozen;
 use crate::web::events::EventKind;
 use crate::web::hand::person_gesture;
 use crate::web::objects::grant_js;
 use crate::web::spec::read_grant_options;
 use crate::web::time::now;
-use crate::web::watch::GrantLine;
 
 impl Instance {
     /// `ck.grant(action, options)`: only inside a person's gesture (see [`person_gesture`]),
@@ -54,33 +49,13 @@ impl Instance {
 
     /// The live grants changed: the Watch panels show them, `grants` listeners hear them.
     pub(super) fn grants_changed(&self) {
-        self.show_grants();
-        self.events.emit(EventKind::Grants, &self.grants());
+        let grants = self.grants();
+        self.watch.show_grants(&grants);
+        self.events.emit(EventKind::Grants, &grants);
     }
 
     /// Shows the live grants on every Watch panel.
     pub(super) fn show_grants(&self) {
-        let grants: Vec<Grant> = self.engine().grants(now()).cloned().collect();
-        let lines: Vec<GrantLine<'_>> = grants
-            .iter()
-            .map(|g| {
-                let tz = js_sys::Date::new(&g.expires_at.into()).get_timezone_offset();
-                let matching = if g.match_args.is_empty() {
-                    "any arguments".into()
-                } else {
-                    let object = write_frozen(&Value::Object(g.match_args.clone()));
-                    js_sys::JSON::stringify(&object)
-                        .ok()
-                        .and_then(|s| s.as_string())
-                        .unwrap_or_default()
-                };
-                GrantLine {
-                    id: g.id.to_string(),
-                    row: GrantRow::from_grant(g, tz),
-                    matching,
-                }
-            })
-            .collect();
-        self.watch.show_grants(&lines);
+        self.watch.show_grants(&self.grants());
     }
 }

@@ -195,9 +195,9 @@ impl Instance {
                 }
             });
             let weak = me.clone();
-            let on_revoke = Rc::new(move |id: &str| {
+            let on_revoke = Closure::<dyn Fn(String)>::new(move |id: String| {
                 if let Some(inst) = weak.upgrade() {
-                    inst.revoke_grant(id);
+                    inst.revoke_grant(&id);
                 }
             });
             let weak = me.clone();
@@ -220,7 +220,7 @@ impl Instance {
                 warned_no_passkey: Cell::new(false),
                 tick: RefCell::new(None),
                 hand: HandMode::new(on_hand_input),
-                watch: WatchPanels::new(on_revoke),
+                watch: WatchPanels::new(on_revoke.into_js_value().unchecked_into()),
                 model_contexts: ModelContexts::new(execute),
                 signal: abort.signal().into(),
                 session_js,

@@ -176,7 +176,7 @@ impl Instance {
             call_id: &call_id,
         };
         let js = record_js(record, strings);
-        self.watch.feed(record, &js);
+        self.watch.feed(&js);
         self.events.record(&js);
     }
 
