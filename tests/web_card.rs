@@ -118,8 +118,11 @@ fn host_is_appended_with_a_closed_shadow_root() {
     let root = layer.shadow_root_for_tests();
     assert_eq!(root.mode(), web_sys::ShadowRootMode::Closed);
     assert_eq!(root.host(), host);
-    // One stylesheet, one dialog.
-    assert_eq!(root.query_selector_all("style").unwrap().length(), 1);
+    // One stylesheet, adopted (a constructed sheet, which a strict CSP does not block); one
+    // dialog.
+    let sheets = js_sys::Reflect::get(&root, &"adoptedStyleSheets".into()).unwrap();
+    assert_eq!(js_sys::Array::from(&sheets).length(), 1);
+    assert_eq!(root.query_selector_all("style").unwrap().length(), 0);
     assert_eq!(root.query_selector_all("dialog").unwrap().length(), 1);
     assert!(!layer.is_open());
     drop(layer);

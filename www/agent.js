@@ -252,8 +252,6 @@ const deleteProject = (query) => withProject(/^(this|it|this project)$/i.test(qu
     case "confirmed":
       if (!r.out.ok) return say(explain(r.out));
       return say(`Deleted ${r.out.result.name} and its ${plural(r.out.result.tasks, "task")}${r.out.result.verifiedWith === "passkey" ? ", confirmed with your passkey and checked by the server" : ""}.`);
-    case "cancelled": return say(`OK, ${p.name} stays. The card was cancelled and nothing was deleted.`);
-      return say(r.out.ok ? `Deleted ${r.out.result.name} and its ${plural(r.out.result.tasks, "task")}.` : explain(r.out));
     case "cancelled": {
       // A "no" with the person's words: answer with them, and do not ask again.
       const said = quoted(r.out);

@@ -192,6 +192,27 @@ export function ckRecord(seq, sessionId, callId, action, control, controlSource,
 }
 
 /**
+ * A grant as the SDK hands it out (`ck.grant`, `ck.grants()`, the `grants` event; SPEC §12):
+ * `{ id, action, createdAt, expiresAt, maxUses?, uses, match? }`, frozen, `match` (the SDK's
+ * deeply frozen copy) only when it names arguments.
+ * @param {string} id
+ * @param {string} action
+ * @param {number} createdAt
+ * @param {number} expiresAt
+ * @param {number | undefined} maxUses
+ * @param {number} uses
+ * @param {unknown} match
+ */
+export function ckGrant(id, action, createdAt, expiresAt, maxUses, uses, match) {
+  return Object.freeze({
+    id, action, createdAt, expiresAt,
+    ...(maxUses === undefined ? {} : { maxUses }),
+    uses,
+    ...(match === undefined ? {} : { match }),
+  });
+}
+
+/**
  * A record's `outcome`: `{ status: "ok", value? }`, `{ status: "error", code, message }` or
  * `{ status }`, frozen.
  * @param {number} status a `STATUSES` index

@@ -8,8 +8,7 @@
  * what Revoke does (`onRevoke`, the instance's own `revokeGrant`).
  *
  * `<coworkkit-watch data-coworkkit="watch">` is drawn into the given element with a closed
- * shadow root (the `data-coworkkit` attribute is how element actions recognise the SDK's own DOM
- * and refuse it), every string through `textContent`.
+ * shadow root (`ckShadowRoot`, styles.js), every string through `textContent`.
  *
  * - Rows, newest first: time, action, control badge, gate badge, the door (`invoke`,
  *   `tool_call` or `webmcp`), outcome, duration, the person's words for a no (`note`, quoted),
@@ -34,49 +33,13 @@
  * `grant-until`, `revoke`.
  */
 
+import { ckShadowRoot } from "./styles.js";
+
 /** How many rows a panel keeps: a long session must not grow the page without limit. */
 export const ROWS_MAX = 500;
 
 /** The gates a record can carry, in the order the filter lists them (`needs_confirmation` is never recorded). */
 export const RECORD_GATES = /** @type {const} */ (["fired", "confirmed", "needs_hand_mode", "cancelled", "timeout", "rejected"]);
-
-const CSS =
-  ":host{all:initial;display:block}" +
-  "section{--bg:var(--ck-bg,#fff);--fg:var(--ck-fg,#1d1d1f);--mu:var(--ck-muted,#6e6e73);" +
-  "--ac:var(--ck-accent,#d70015);--r:var(--ck-radius,14px);--ln:rgba(128,128,128,.3);" +
-  "box-sizing:border-box;display:flex;flex-direction:column;" +
-  "max-height:var(--ck-watch-height,24rem);padding:12px;border:1px solid var(--ln);" +
-  "border-radius:var(--r);background:var(--bg);color:var(--fg);" +
-  "font:13px/1.4 var(--ck-font,system-ui,-apple-system,'Segoe UI',Roboto,sans-serif)}" +
-  "@media(prefers-color-scheme:dark){section{--bg:var(--ck-bg,#1f1f22);" +
-  "--fg:var(--ck-fg,#f5f5f7);--mu:var(--ck-muted,#a1a1a6);--ac:var(--ck-accent,#ff453a)}}" +
-  "header,[part=filters],li{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 8px}" +
-  "h2{margin:0 auto 0 0;font-size:14px;font-weight:650}" +
-  "button{font:inherit;padding:2px 8px;border:1px solid var(--ln);" +
-  "border-radius:calc(var(--r)*.6);background:none;color:inherit;cursor:pointer}" +
-  "button:focus-visible{outline:2px solid var(--ac);outline-offset:1px}" +
-  "[aria-pressed=true]{background:var(--fg);color:var(--bg)}" +
-  "[part=filters]{margin:8px 0}" +
-  "ol,ul{list-style:none;margin:0;padding:0;overflow:auto}" +
-  "li{padding:6px 0;border-top:1px solid var(--ln)}li[hidden]{display:none}" +
-  "time,[part=outcome],[part=duration]{color:var(--mu);font-variant-numeric:tabular-nums}" +
-  "[part=action]{font-weight:600;overflow-wrap:anywhere}" +
-  "[part=via]{font-size:11px;color:var(--mu)}" +
-  "[part~=chip]{font-size:11px;padding:0 6px;border:1px solid;border-radius:8px}" +
-  "[data-control=hard],span[data-gate=rejected],span[data-gate=cancelled]," +
-  "span[data-gate=timeout]{color:var(--ac)}" +
-  "span[data-gate=fired],span[data-gate=confirmed]{color:#1a7f37}" +
-  "span[data-gate=needs_hand_mode]{color:#9a6700}" +
-  "details{flex-basis:100%}summary{cursor:pointer;color:var(--mu)}" +
-  "[part=note]{flex-basis:100%;font-style:italic;overflow-wrap:anywhere}" +
-  "[part=grant]{font-size:11px;color:var(--mu)}" +
-  "[part=grants]{margin:8px 0 0;padding:8px;border:1px solid var(--ln);" +
-  "border-radius:calc(var(--r)*.6)}[part=grants][hidden]{display:none}" +
-  "h3{margin:0 0 4px;font-size:13px;font-weight:650}" +
-  "[part=grant-match]{overflow-wrap:anywhere}" +
-  "[part=grant-uses],[part=grant-until]{color:var(--mu)}" +
-  "pre{margin:4px 0 0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:12rem;" +
-  "overflow:auto}";
 
 /**
  * What a row reads of a record (SPEC §6's `ActionRecord`, as `onActionRecord` receives it).
@@ -214,11 +177,8 @@ export class CkWatchPanel {
    * @param {(grantId: string) => void} onRevoke what a Revoke click asks, with the grant's id
    */
   constructor(parent, onRevoke) {
-    const document = parent.ownerDocument;
-    this.#host = document.createElement("coworkkit-watch");
-    this.#host.setAttribute("data-coworkkit", "watch");
-    const root = this.#host.attachShadow({ mode: "closed" });
-    el(root, "style", {}, CSS);
+    const root = ckShadowRoot(parent, "coworkkit-watch", "watch");
+    this.#host = /** @type {HTMLElement} */ (root.host);
     const section = el(root, "section", { part: "panel", "aria-label": "Agent activity" });
     const header = el(section, "header", {});
     el(header, "h2", { part: "heading" }, "Agent activity");
@@ -245,7 +205,6 @@ export class CkWatchPanel {
       this.#filters.push({ gate, button, count });
     }
     this.#rows = el(section, "ol", { part: "rows" });
-    parent.appendChild(this.#host);
   }
 
   /**

@@ -104,53 +104,6 @@ pub enum Decision {
     },
 }
 
-/// The card's stylesheet. Private `--bg`/`--fg`/… variables resolve the public `--ck-*` ones with
-/// light or dark defaults, so an app's values win in both schemes.
-///
-/// The card appears without an entrance animation: starting one on every `showModal()` (a CSS
-/// animation or an `@starting-style` transition alike) made the browser's style work for the
-/// card about a fifth slower, on the path the person waits through (BENCHMARKS.md, "Where the
-/// time goes"), and the card is legible from its first frame.
-const CSS: &str = concat!(
-    ":host{all:initial}",
-    "dialog{--bg:var(--ck-bg,#fff);--fg:var(--ck-fg,#1d1d1f);--mu:var(--ck-muted,#6e6e73);",
-    "--ac:var(--ck-accent,#d70015);--r:var(--ck-radius,14px);--ln:rgba(128,128,128,.3);",
-    "box-sizing:border-box;width:min(28rem,calc(100vw - 2rem));max-height:calc(100vh - 2rem);",
-    "overflow:auto;padding:24px;border:1px solid var(--ln);border-radius:var(--r);",
-    "background:var(--bg);color:var(--fg);",
-    "font:15px/1.5 var(--ck-font,system-ui,-apple-system,'Segoe UI',Roboto,sans-serif);",
-    "box-shadow:var(--ck-shadow,0 1px 3px rgba(0,0,0,.12),0 24px 64px rgba(0,0,0,.32))}",
-    "@media(prefers-color-scheme:dark){dialog{--bg:var(--ck-bg,#1f1f22);",
-    "--fg:var(--ck-fg,#f5f5f7);--mu:var(--ck-muted,#a1a1a6);--ac:var(--ck-accent,#ff453a)}}",
-    "dialog::backdrop{background:rgba(12,12,16,.5);backdrop-filter:blur(2px)}",
-    "h2{margin:0 0 8px;font-size:18px;font-weight:650;line-height:1.3}",
-    "p{margin:0}",
-    "[part=position]{float:right;margin:2px 0 0 12px;font-size:12px;color:var(--mu)}",
-    "[part=summary]{white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}",
-    "[part=notice]{margin-top:12px;padding-left:10px;border-left:3px solid var(--ac);",
-    "color:var(--mu);font-size:14px}",
-    "[part=status]{margin-top:12px;font-size:14px;font-weight:600}",
-    "[data-waiting=true]{cursor:progress}",
-    "div{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin-top:24px}",
-    "[part=countdown]{margin-right:auto;font-size:13px;color:var(--mu);",
-    "font-variant-numeric:tabular-nums}",
-    "button{font:inherit;font-weight:600;min-width:96px;padding:8px 16px;",
-    "border:1px solid var(--ln);border-radius:calc(var(--r)*.6);background:none;",
-    "color:inherit;cursor:pointer;transition:opacity .2s}",
-    "button:focus-visible{outline:2px solid var(--ac);outline-offset:2px}",
-    "[part=cancel]:hover{background:var(--ln)}",
-    "[part=confirm]{background:var(--ac);border-color:var(--ac);",
-    "color:var(--ck-accent-text,#fff)}",
-    "[data-armed=false]{cursor:progress;background-image:linear-gradient(#0003,#0003)}",
-    "button:disabled{opacity:.35;cursor:not-allowed}",
-    "label{display:block;margin-top:16px;font-size:13px;color:var(--mu)}",
-    "input{box-sizing:border-box;display:block;width:100%;margin-top:4px;padding:6px 8px;",
-    "font:inherit;font-size:14px;color:var(--fg);background:none;border:1px solid var(--ln);",
-    "border-radius:calc(var(--r)*.6)}",
-    "input:focus-visible{outline:2px solid var(--ac);outline-offset:1px}",
-    "@media(prefers-reduced-motion:reduce){button{transition:none}}",
-);
-
 /// Who receives a card's decision.
 type OnDecision = Rc<dyn Fn(Decision)>;
 
@@ -484,7 +437,7 @@ impl CardLayer {
             .and_then(|window| window.performance())
             .ok_or_else(|| JsValue::from_str("coworkkit: no performance clock"))?;
 
-        let (host, root) = shadow_host(container, "coworkkit-card", "card", CSS)?;
+        let (host, root) = shadow_host(container, "coworkkit-card", "card")?;
         let dialog = el(
             &root,
             "dialog",

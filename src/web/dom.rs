@@ -1,12 +1,14 @@
 //! Building the SDK's own DOM through web-sys: a host element with a closed shadow root, and
 //! elements whose text is always set as `textContent`, never parsed as markup.
 //!
-//! The card, the Hand-mode badge and switch, and the Watch panel are each drawn from a plain
-//! model with these two functions. See MDN,
+//! The card and the Hand-mode badge and switch are each drawn from a plain model with these two
+//! functions (the Watch panel is drawn by `src/js/watch.js`, on the same kind of host). See MDN,
 //! [`attachShadow`](https://developer.mozilla.org/docs/Web/API/Element/attachShadow).
 
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, HtmlElement, Node, ShadowRoot, ShadowRootInit, ShadowRootMode};
+use web_sys::{Document, Element, HtmlElement, Node, ShadowRoot};
+
+use super::js;
 
 /// The document `node` belongs to (the SDK draws into elements and shadow roots, never into a
 /// document itself).
@@ -16,24 +18,15 @@ pub(crate) fn document_of(node: &Node) -> Result<Document, JsValue> {
 }
 
 /// A `<tag data-coworkkit=kind>` made in `parent`'s document and appended to `parent`, with a
-/// closed shadow root that holds one `<style>` of `css`. Returns the host and the root.
-///
-/// Closed, so neither the page's scripts nor an agent's element actions can reach inside; the
-/// `data-coworkkit` attribute is how element actions recognise the SDK's own DOM and refuse it.
-/// For the same reason the host may go into the page before its content is drawn: no script of
-/// the page (nor a mutation observer) sees inside, and nothing renders before the drawing ends.
+/// closed shadow root styled with `kind`'s stylesheet (`ckShadowRoot`, `src/js/styles.js`, where
+/// the sheets and the reasons for this shape are). Returns the host and the root.
 pub(crate) fn shadow_host(
     parent: &Node,
     tag: &str,
     kind: &str,
-    css: &str,
 ) -> Result<(Element, ShadowRoot), JsValue> {
-    let host = document_of(parent)?.create_element(tag)?;
-    let _ = host.set_attribute("data-coworkkit", kind);
-    let root = host.attach_shadow(&ShadowRootInit::new(ShadowRootMode::Closed))?;
-    el(&root, "style", &[], css);
-    parent.append_child(&host)?;
-    Ok((host, root))
+    let root = js::shadow_root(parent, tag, kind)?;
+    Ok((root.host(), root))
 }
 
 /// Creates `<tag>` with `attrs` (name, value pairs; a pair with an empty name is skipped) and

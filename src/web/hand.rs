@@ -43,32 +43,6 @@ pub(crate) enum HandInput {
 /// The instance's callback for what Hand mode's UI heard.
 pub(crate) type OnHandInput = Rc<dyn Fn(HandInput)>;
 
-/// The CSS of the badge and the switch (one sheet: each host uses the rules it needs).
-const CSS: &str = concat!(
-    ":host{all:initial}",
-    "div,button{--bg:var(--ck-bg,#fff);--fg:var(--ck-fg,#1d1d1f);--ac:var(--ck-accent,#d70015);",
-    "font:14px/1.4 var(--ck-font,system-ui,-apple-system,'Segoe UI',Roboto,sans-serif);",
-    "color:var(--fg)}",
-    "@media(prefers-color-scheme:dark){div,button{--bg:var(--ck-bg,#1f1f22);",
-    "--fg:var(--ck-fg,#f5f5f7);--ac:var(--ck-accent,#ff453a)}}",
-    "div{position:fixed;right:16px;bottom:16px;z-index:2147483647;display:flex;",
-    "align-items:center;gap:12px;padding:8px 8px 8px 14px;background:var(--bg);",
-    "border:2px solid var(--ac);border-radius:var(--ck-radius,14px);",
-    "box-shadow:0 8px 24px rgba(0,0,0,.25)}",
-    "button{font-weight:600;cursor:pointer;border-radius:calc(var(--ck-radius,14px)*.6)}",
-    "[part=stop]{padding:6px 14px;border:0;background:var(--ac);color:var(--ck-accent-text,#fff)}",
-    "[part=switch]{display:inline-flex;align-items:center;gap:8px;padding:4px 8px;",
-    "border:1px solid rgba(128,128,128,.4);background:var(--bg)}",
-    "[part=track]{width:32px;height:18px;border-radius:9px;background:rgba(128,128,128,.5);",
-    "position:relative;transition:background .15s}",
-    "[part=track]::after{content:'';position:absolute;top:2px;left:2px;width:14px;height:14px;",
-    "border-radius:50%;background:#fff;transition:left .15s}",
-    "[aria-checked=true] [part=track]{background:var(--ac)}",
-    "[aria-checked=true] [part=track]::after{left:16px}",
-    "button:focus-visible{outline:2px solid var(--ac);outline-offset:2px}",
-    "@media(prefers-reduced-motion:reduce){[part=track],[part=track]::after{transition:none}}",
-);
-
 /// A host element with a closed shadow root holding the shared stylesheet, in the page until
 /// dropped.
 struct Host(Element);
@@ -187,7 +161,7 @@ impl HandMode {
     /// Draws a switch into `parent`, showing `armed`; returns its id for
     /// [`unmount_switch`](Self::unmount_switch).
     pub(crate) fn mount_switch(&self, parent: &Element, armed: bool) -> Result<u32, JsValue> {
-        let (host, root) = shadow_host(parent, "coworkkit-switch", "switch", CSS)?;
+        let (host, root) = shadow_host(parent, "coworkkit-switch", "switch")?;
         let host = Host(host);
         let attrs = [
             ("part", "switch"),
@@ -240,7 +214,7 @@ impl HandMode {
     /// The badge, drawn into `parent`; `None` (logged) when it cannot be.
     fn badge(&self, parent: &Element) -> Option<Badge> {
         let draw = || -> Result<Badge, JsValue> {
-            let (host, root) = shadow_host(parent, "coworkkit-hand", "hand", CSS)?;
+            let (host, root) = shadow_host(parent, "coworkkit-hand", "hand")?;
             let host = Host(host);
             let badge = el(&root, "div", &[("part", "badge"), ("role", "status")], "");
             el(

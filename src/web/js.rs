@@ -10,6 +10,8 @@
 //!   in one crossing each;
 //! - `element.js`: which element an agent may touch, and the touch;
 //! - `passkey.js`: a passkey confirmation's statement, prompt and receipt;
+//! - `styles.js`: the SDK's host elements and their stylesheets;
+//! - `watch.js`: the Watch panel (bound in [`watch`](super::watch));
 //! - `codes.js`: the codes below, named once for the JS side.
 //!
 //! What a function guarantees is documented once, in its JS file, beside the code that keeps
@@ -127,6 +129,18 @@ extern "C" {
     #[wasm_bindgen(js_name = ckAscii)]
     fn ascii_in(bytes: &[u8]) -> JsValue;
 
+    /// A grant: `{ id, action, createdAt, expiresAt, maxUses?, uses, match? }`, frozen.
+    #[wasm_bindgen(js_name = ckGrant)]
+    pub fn grant(
+        id: &str,
+        action: &str,
+        created_at: f64,
+        expires_at: f64,
+        max_uses: Option<u32>,
+        uses: u32,
+        matching: &JsValue,
+    ) -> JsValue;
+
     /// `{ callId, gate, ok, result?, error?, confirmToken?, expiresAt?, instruction? }`, frozen
     /// (`instruction`: what the model should do next, on every terminal outcome not `ok`).
     #[wasm_bindgen(js_name = ckOutcome)]
@@ -220,6 +234,19 @@ extern "C" {
     /// outcome that `outcome` resolves to: what a WebMCP tool's `execute` resolves to.
     #[wasm_bindgen(js_name = ckCompact)]
     pub fn compact(outcome: &Promise, action: &str) -> Promise;
+}
+
+/// The SDK's own hosts in the page and their stylesheets (`styles.js`).
+#[wasm_bindgen(module = "/src/js/styles.js")]
+extern "C" {
+    /// A `<tag data-coworkkit=kind>` appended to `parent`, with a closed shadow root styled with
+    /// `kind`'s sheet (`card`, `hand`, `switch` or `watch`); the root.
+    #[wasm_bindgen(js_name = ckShadowRoot, catch)]
+    pub fn shadow_root(
+        parent: &web_sys::Node,
+        tag: &str,
+        kind: &str,
+    ) -> Result<web_sys::ShadowRoot, JsValue>;
 }
 
 /// The passkey prompt's glue (`passkey.js`): every job in it is the browser's own (SHA-256,

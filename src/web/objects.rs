@@ -154,27 +154,23 @@ pub(crate) fn resolution_js(
     })
 }
 
-/// A grant as the SDK hands it out (`ck.grant`, `ck.grants()`, the `grants` event): `{ id,
-/// action, createdAt, expiresAt, maxUses?, uses, match? }`, frozen, `match` (deeply frozen) only
-/// when it names arguments.
+/// A grant as the SDK hands it out (`ck.grant`, `ck.grants()`, the `grants` event), built by
+/// `objects.js` in one crossing; `match` (deeply frozen) only when it names arguments.
 pub(crate) fn grant_js(g: &Grant) -> JsValue {
-    let o = Object::new();
-    set(&o, "id", g.id.to_string());
-    set(&o, "action", g.action.as_str());
-    set(&o, "createdAt", g.created_at);
-    set(&o, "expiresAt", g.expires_at);
-    if let Some(max) = g.max_uses {
-        set(&o, "maxUses", max);
-    }
-    set(&o, "uses", g.uses);
-    if !g.match_args.is_empty() {
-        set(
-            &o,
-            "match",
-            write_frozen(&Value::Object(g.match_args.clone())),
-        );
-    }
-    Object::freeze(&o).into()
+    let matching = if g.match_args.is_empty() {
+        JsValue::UNDEFINED
+    } else {
+        write_frozen(&Value::Object(g.match_args.clone()))
+    };
+    js::grant(
+        &g.id.to_string(),
+        &g.action,
+        g.created_at,
+        g.expires_at,
+        g.max_uses,
+        g.uses,
+        &matching,
+    )
 }
 
 /// `{ id, role? }`, frozen: who confirmed, as `ctx.approver` and the record carry it.

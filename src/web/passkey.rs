@@ -7,14 +7,15 @@
 //! A leaf: it knows nothing of the instance or the engine. What it gets back from the browser
 //! is judged by [`core::passkey`](crate::core::passkey), and only the engine confirms.
 
-use js_sys::Function;
+use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::AbortSignal;
+use web_sys::{AbortController, AbortSignal};
 
 use super::convert::get;
 use super::js;
+use crate::core::engine::ProposalId;
 use crate::core::error::Error;
 use crate::core::passkey::rp_id_is_domain;
 
@@ -166,4 +167,20 @@ pub(crate) async fn ask(
         }
         Err(_) => Err(Unanswered::Failed),
     }
+}
+
+/// The prompt open for a card.
+pub(crate) struct OpenPrompt {
+    pub(crate) proposal: ProposalId,
+    /// The nonce of the statement it asks to sign.
+    pub(crate) nonce: String,
+    pub(crate) abort: AbortController,
+}
+
+/// What the arrival check of a passkey call found.
+pub(crate) enum ArrivalCheck {
+    /// It cannot be confirmed here: `passkey_unavailable`, saying why.
+    Refused(Error),
+    /// The app's credential ids, checked: the instance judges what it settles with.
+    Later(Promise),
 }

@@ -32,9 +32,10 @@ extern "C" {
     #[wasm_bindgen(method, js_name = showGrants)]
     fn show_grants(this: &CkWatchPanel, grants: &Array);
 
-    /// The kept records that pass the filter, as JSON Lines.
-    #[wasm_bindgen(method, js_name = jsonLines)]
-    fn json_lines(this: &CkWatchPanel) -> String;
+    /// Its `jsonLines` method: the kept records that pass the filter, as JSON Lines (empty
+    /// once the panel is removed).
+    #[wasm_bindgen(method, getter, js_name = jsonLines)]
+    fn json_lines(this: &CkWatchPanel) -> Function;
 
     /// Takes the panel out of the page.
     #[wasm_bindgen(method)]
@@ -59,14 +60,16 @@ impl WatchPanels {
         }
     }
 
-    /// Draws a panel into `parent`; returns its id (for [`unmount`](Self::unmount) and
-    /// [`json_lines`](Self::json_lines)). The caller then shows it the live grants.
-    pub(crate) fn mount(&self, parent: &Element) -> Result<u32, JsValue> {
+    /// Draws a panel into `parent`; returns its id (for [`unmount`](Self::unmount)) and its
+    /// handle's `jsonLines`, the panel's own method bound to it. The caller then shows it the
+    /// live grants.
+    pub(crate) fn mount(&self, parent: &Element) -> Result<(u32, Function), JsValue> {
         let panel = CkWatchPanel::new(parent, &self.on_revoke)?;
+        let json_lines = panel.json_lines().bind0(&panel);
         let id = self.next.get();
         self.next.set(id.wrapping_add(1));
         self.list.borrow_mut().push((id, panel));
-        Ok(id)
+        Ok((id, json_lines))
     }
 
     /// Removes a panel; a second call does nothing.
@@ -88,14 +91,6 @@ impl WatchPanels {
         }
     }
 
-    /// What a panel's handle's `jsonLines()` reads: its JSON Lines, or nothing once it is gone.
-    pub(crate) fn json_lines(&self, id: u32) -> String {
-        // Not borrowed while records print: a record's `toJSON` may run app code, which may
-        // dispose of panels.
-        let panel = self.list.borrow().iter().find(|(i, _)| *i == id).cloned();
-        panel.map(|(_, p)| p.json_lines()).unwrap_or_default()
-    }
-
     /// Shows the live grants on every panel, replacing what they showed.
     pub(crate) fn show_grants(&self, grants: &Array) {
         for (_, panel) in self.list.borrow().iter() {
@@ -108,5 +103,12 @@ impl WatchPanels {
         for (_, panel) in self.list.take() {
             panel.remove();
         }
+    }
+}
+
+/// An instance collected without `dispose()` takes its panels out of the page too.
+impl Drop for WatchPanels {
+    fn drop(&mut self) {
+        self.clear();
     }
 }

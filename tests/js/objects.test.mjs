@@ -3,7 +3,7 @@
 // and the text of a call id the engine drew.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ckAscii, ckContext, ckDeliver, ckError, ckOutcome, ckRecord, ckRecordOutcome, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
+import { ckAscii, ckContext, ckDeliver, ckError, ckGrant, ckOutcome, ckRecord, ckRecordOutcome, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
 import { CODES, CONTROLS, GATES, RUN_LATER, RUN_RETURNED, RUN_THREW, STATUSES, VIAS } from "../../src/js/codes.js";
 
 const gate = (name) => GATES.indexOf(name);
@@ -137,4 +137,15 @@ test("ckResolvedOutcome is a promise of the same outcome ckOutcome builds", asyn
   const outcome = await ckResolvedOutcome("c", gate("fired"), true, 3, undefined, undefined, undefined);
   assert.deepEqual(outcome, ckOutcome("c", gate("fired"), true, 3, undefined, undefined, undefined));
   assert.ok(Object.isFrozen(outcome));
+});
+
+test("a grant: SPEC §12's field order, maxUses and match only when given, frozen", () => {
+  const match = Object.freeze({ threadId: "t1" });
+  const full = ckGrant("ckg_2", "archiveThread", 1000, 61_000, 5, 1, match);
+  assert.deepEqual(Object.keys(full), ["id", "action", "createdAt", "expiresAt", "maxUses", "uses", "match"]);
+  assert.equal(full.match, match);
+  assert.ok(Object.isFrozen(full));
+  const bare = ckGrant("ckg_1", "archiveThread", 1000, 61_000, undefined, 0, undefined);
+  assert.deepEqual(Object.keys(bare), ["id", "action", "createdAt", "expiresAt", "uses"]);
+  assert.deepEqual(bare, { id: "ckg_1", action: "archiveThread", createdAt: 1000, expiresAt: 61_000, uses: 0 });
 });

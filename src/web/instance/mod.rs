@@ -28,7 +28,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{AbortController, Element};
 
-use self::passkey::{ids_on_arrival, ArrivalCheck, OpenPrompt};
 use super::answers::Answers;
 use super::card::CardLayer;
 use super::events::{EventBus, EventKind};
@@ -37,6 +36,7 @@ use super::js;
 use super::listener::EventListener;
 use super::manifest;
 use super::objects::{outcome_js, read_approver};
+use super::passkey::{ArrivalCheck, OpenPrompt};
 use super::read::{read_call, read_tool_call, read_value};
 use super::registry::ActionRegistry;
 use super::request::{prepare, Arrival, Prepared};
@@ -91,8 +91,7 @@ pub(crate) enum Handle {
 }
 
 /// One JS function per kind of [`Handle`], made once per instance: a handle's `dispose()` is its
-/// kind's function bound to the handle's id (`Function.prototype.bind`), and a Watch panel's
-/// `jsonLines()` likewise. Handing out a handle then allocates nothing in wasm memory; a Rust
+/// kind's function bound to the handle's id (`Function.prototype.bind`). Handing out a handle then allocates nothing in wasm memory; a Rust
 /// closure per handle would stay there until JavaScript happened to collect the handle (10,000
 /// `useAction` calls in a loop grew the memory by 850 KB for good).
 struct HandleFunctions {
@@ -101,7 +100,6 @@ struct HandleFunctions {
     switch: Function,
     panel: Function,
     exposure: Function,
-    json_lines: Function,
 }
 
 impl HandleFunctions {
@@ -117,19 +115,12 @@ impl HandleFunctions {
             });
             release.into_js_value().unchecked_into()
         };
-        let weak = me.clone();
-        let json_lines = Closure::<dyn Fn(f64) -> String>::new(move |id| match weak.upgrade() {
-            Some(inst) => inst.watch.json_lines(id as u32),
-            // Once the instance is gone, so are its panels and their rows.
-            None => String::new(),
-        });
         HandleFunctions {
             action: release(|inst, id| inst.registry.find_raw(id).map(Handle::Action)),
             subscription: release(|_, id| Some(Handle::Subscription(id as u32))),
             switch: release(|_, id| Some(Handle::Switch(id as u32))),
             panel: release(|_, id| Some(Handle::Panel(id as u32))),
             exposure: release(|_, id| Some(Handle::Exposure(id as u32))),
-            json_lines: json_lines.into_js_value().unchecked_into(),
         }
     }
 }
@@ -397,7 +388,7 @@ impl Instance {
                 }
             }
             if let Some(ids) = ids {
-                request.host_rejection = ids_on_arrival(JsFuture::from(ids).await);
+                request.host_rejection = inst.ids_on_arrival(JsFuture::from(ids).await);
             }
             JsFuture::from(inst.submit(request)).await
         })
@@ -524,10 +515,9 @@ impl Instance {
         let parent = self
             .sdk_parent(element)
             .ok_or_else(|| JsValue::from_str("coworkkit: no element to mount the panel in"))?;
-        let id = self.watch.mount(&parent)?;
+        let (id, json_lines) = self.watch.mount(&parent)?;
         self.show_grants();
-        let json_lines = bind(&self.handles.json_lines, f64::from(id));
-        Ok((self.disposer(Handle::Panel(id)), json_lines))
+        Ok((self.disposer(Handle::Panel(id)), json_lines.into()))
     }
 
     /// Hands the actions to the page's model context (SPEC §7.2); the exposure's `ready` and

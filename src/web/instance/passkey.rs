@@ -8,7 +8,6 @@
 //! prompt of that nonce and is dropped. The engine, too, confirms only with an assertion over the
 //! statement it made last for the call.
 
-use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use web_sys::{AbortController, AbortSignal};
 
@@ -21,34 +20,18 @@ use crate::core::record::Approver;
 use crate::web::convert::write_frozen;
 use crate::web::js;
 use crate::web::objects::{approver_js, message_of};
-use crate::web::passkey::{self, ask, Assertion, Unanswered};
+use crate::web::passkey::{self, ask, ArrivalCheck, Assertion, OpenPrompt, Unanswered};
 use crate::web::time::now;
 
-/// The prompt open for a card.
-pub(super) struct OpenPrompt {
-    proposal: ProposalId,
-    /// The nonce of the statement it asks to sign.
-    nonce: String,
-    abort: AbortController,
-}
-
-/// What the arrival check of a passkey call found.
-pub(super) enum ArrivalCheck {
-    /// It cannot be confirmed here: `passkey_unavailable`, saying why.
-    Refused(Error),
-    /// The app's credential ids, checked: judge what it settles with by [`ids_on_arrival`].
-    Later(Promise),
-}
-
-/// Judges what the promise of [`ArrivalCheck::Later`] settled with: `None` when there is a
-/// passkey to ask for.
-pub(super) fn ids_on_arrival(settled: Result<JsValue, JsValue>) -> Option<Error> {
-    settled
-        .err()
-        .map(|why| Error::PasskeyUnavailable(message_of(&why)))
-}
-
 impl Instance {
+    /// Judges what the promise of [`ArrivalCheck::Later`] settled with: `None` when there is a
+    /// passkey to ask for.
+    pub(super) fn ids_on_arrival(&self, settled: Result<JsValue, JsValue>) -> Option<Error> {
+        settled
+            .err()
+            .map(|why| Error::PasskeyUnavailable(message_of(&why)))
+    }
+
     /// Whether a `verify: "passkey"` call that just arrived could be confirmed here (SPEC §4.1):
     /// WebAuthn in a secure context, the `passkey` option, and at least one credential id for
     /// the approver at the keyboard.
