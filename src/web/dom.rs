@@ -2,7 +2,7 @@
 //! elements whose text is always set as `textContent`, never parsed as markup.
 //!
 //! The card and the Hand-mode badge and switch are each drawn from a plain model with these two
-//! functions (the Watch panel is drawn by `src/js/watch.js`, on the same kind of host). See MDN,
+//! functions (the Watch panel is drawn by `src/js/page.js`, on the same kind of host). See MDN,
 //! [`attachShadow`](https://developer.mozilla.org/docs/Web/API/Element/attachShadow).
 
 use wasm_bindgen::prelude::*;
@@ -18,7 +18,7 @@ pub(crate) fn document_of(node: &Node) -> Result<Document, JsValue> {
 }
 
 /// A `<tag data-coworkkit=kind>` made in `parent`'s document and appended to `parent`, with a
-/// closed shadow root styled with `kind`'s stylesheet (`ckShadowRoot`, `src/js/styles.js`, where
+/// closed shadow root styled with `kind`'s stylesheet (`ckShadowRoot`, `src/js/page.js`, where
 /// the sheets and the reasons for this shape are). Returns the host and the root.
 pub(crate) fn shadow_host(
     parent: &Node,

@@ -12,7 +12,7 @@
 //! not an editable `<input>` / `<textarea>` (`:read-write`), for `select` when it is not a
 //! `<select>`. It is checked at `invoke` (the call is `rejected`) and again right before the
 //! operation (the run then fails with code `element_unavailable`); the page is untouched
-//! either way. The checks themselves are `src/js/element.js`'s, unit-tested there.
+//! either way. The checks themselves are `src/js/page.js`'s, unit-tested there.
 //!
 //! # Operations
 //! - `click`: `HTMLElement.click()` (an untrusted click: the SDK's card ignores it). No result.

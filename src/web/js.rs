@@ -8,10 +8,9 @@
 //!   decode ([`read`](super::read) puts the two together);
 //! - `objects.js`: the objects handed out (outcome, record, `ctx`, a tool call's answer), built
 //!   in one crossing each;
-//! - `element.js`: which element an agent may touch, and the touch;
+//! - `page.js`: which element an agent may touch, and the touch; the SDK's host elements and
+//!   their stylesheets; the Watch panel (bound in [`watch`](super::watch));
 //! - `passkey.js`: a passkey confirmation's statement, prompt and receipt;
-//! - `styles.js`: the SDK's host elements and their stylesheets;
-//! - `watch.js`: the Watch panel (bound in [`watch`](super::watch));
 //! - `codes.js`: the codes below, named once for the JS side.
 //!
 //! What a function guarantees is documented once, in its JS file, beside the code that keeps
@@ -103,7 +102,9 @@ extern "C" {
     pub fn read_tool_call_tape(call: &JsValue, max: f64) -> Vec<u8>;
 }
 
-#[wasm_bindgen(module = "/src/js/element.js")]
+/// `page.js`: element actions, and the SDK's own hosts (the Watch panel's class is bound in
+/// [`watch`](super::watch)).
+#[wasm_bindgen(module = "/src/js/page.js")]
 extern "C" {
     /// Resolves an element action's target (an `Element`, or a selector for
     /// `document.querySelector`) and checks it can take operation `op` (an `OP_*` code) by the
@@ -118,6 +119,15 @@ extern "C" {
         value: Option<&str>,
         act: bool,
     ) -> Result<JsValue, JsValue>;
+
+    /// A `<tag data-coworkkit=kind>` appended to `parent`, with a closed shadow root styled with
+    /// `kind`'s sheet (`card`, `hand`, `switch` or `watch`); the root.
+    #[wasm_bindgen(js_name = ckShadowRoot, catch)]
+    pub fn shadow_root(
+        parent: &web_sys::Node,
+        tag: &str,
+        kind: &str,
+    ) -> Result<web_sys::ShadowRoot, JsValue>;
 }
 
 /// The builders of `objects.js`. A gate, level, door, status or code goes over as its number
@@ -234,19 +244,6 @@ extern "C" {
     /// outcome that `outcome` resolves to: what a WebMCP tool's `execute` resolves to.
     #[wasm_bindgen(js_name = ckCompact)]
     pub fn compact(outcome: &Promise, action: &str) -> Promise;
-}
-
-/// The SDK's own hosts in the page and their stylesheets (`styles.js`).
-#[wasm_bindgen(module = "/src/js/styles.js")]
-extern "C" {
-    /// A `<tag data-coworkkit=kind>` appended to `parent`, with a closed shadow root styled with
-    /// `kind`'s sheet (`card`, `hand`, `switch` or `watch`); the root.
-    #[wasm_bindgen(js_name = ckShadowRoot, catch)]
-    pub fn shadow_root(
-        parent: &web_sys::Node,
-        tag: &str,
-        kind: &str,
-    ) -> Result<web_sys::ShadowRoot, JsValue>;
 }
 
 /// The passkey prompt's glue (`passkey.js`): every job in it is the browser's own (SHA-256,

@@ -1,11 +1,11 @@
 //! The Watch panel (SPEC §6): a live timeline of the instance's action records, and its live
 //! grants (SPEC §12).
 //!
-//! The panel is drawn by `src/js/watch.js` from the very objects the app receives (each record
+//! The panel is drawn by `src/js/page.js` from the very objects the app receives (each record
 //! as `onActionRecord` gets it, the grants as `ck.grants()` gives them): it is a reader of the
 //! public shapes and decides nothing. This module holds the instance's mounted panels, feeds
 //! them, and hands a Revoke click to the instance (`ck.revokeGrant`). What a panel shows and
-//! how it is themed is documented in `watch.js`.
+//! how it is themed is documented in `page.js`.
 
 use std::cell::{Cell, RefCell};
 
@@ -13,7 +13,7 @@ use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
-#[wasm_bindgen(module = "/src/js/watch.js")]
+#[wasm_bindgen(module = "/src/js/page.js")]
 extern "C" {
     /// One panel in the page (`CkWatchPanel`).
     #[derive(Clone)]

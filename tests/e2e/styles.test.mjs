@@ -1,5 +1,5 @@
 // The SDK's own DOM is styled where the page forbids inline styles (a Content Security Policy
-// `style-src` without 'unsafe-inline'): its hosts adopt constructed stylesheets (src/js/styles.js),
+// `style-src` without 'unsafe-inline'): its hosts adopt constructed stylesheets (src/js/page.js),
 // which such a policy does not block, where a `<style>` element in a shadow root would be.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";

@@ -1,10 +1,10 @@
-// The rules src/js/element.js enforces: which element an agent may touch and for which
+// The rules src/js/page.js enforces: which element an agent may touch and for which
 // operation, in which order the checks run, how a select's option is matched, and how the
 // operation reaches the page. In jsdom (a DOM without layout), with the stubs described below.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { ckHand } from "../../src/js/element.js";
+import { ckHand } from "../../src/js/page.js";
 import * as codes from "../../src/js/codes.js";
 
 // The npm test tooling (one lock for every tool) lives in tests/e2e.
@@ -12,7 +12,7 @@ const require = createRequire(new URL("../e2e/package.json", import.meta.url));
 const { JSDOM } = require("jsdom");
 
 const { window } = new JSDOM("<!doctype html><html><body></body></html>");
-// element.js uses the page's globals, as it does in a browser.
+// page.js uses the page's globals, as it does in a browser.
 for (const name of ["document", "ShadowRoot", "HTMLElement", "HTMLInputElement", "HTMLTextAreaElement", "HTMLSelectElement", "Event", "getComputedStyle"]) {
   globalThis[name] = window[name];
 }

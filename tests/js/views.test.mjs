@@ -1,12 +1,11 @@
-// The Watch panel (src/js/watch.js) and the SDK's hosts (src/js/styles.js) in jsdom: what a row
-// says of a record, the filter and the counts, the row cap, JSON Lines, the grants' list and
-// Revoke, and the closed, styled host. Real clicks, trusted input and layout are the e2e suite's
-// (tests/e2e/watch.test.mjs).
+// src/js/page.js in jsdom: the Watch panel (what a row says of a record, the filter and the
+// counts, the row cap, JSON Lines, the grants' list and Revoke) and the SDK's closed, styled
+// hosts. Real clicks, trusted input, layout and adopted sheets are the e2e suite's
+// (tests/e2e/watch.test.mjs, tests/e2e/styles.test.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { CkWatchPanel, ROWS_MAX, RECORD_GATES, clockText, durationText, outcomeText, usesText } from "../../src/js/watch.js";
-import { ckShadowRoot } from "../../src/js/styles.js";
+import { CkWatchPanel, ROWS_MAX, RECORD_GATES, ckShadowRoot, clockText, durationText, outcomeText, usesText } from "../../src/js/page.js";
 
 const require = createRequire(new URL("../e2e/package.json", import.meta.url));
 const { JSDOM } = require("jsdom");
