@@ -1509,3 +1509,28 @@ test("an agent that drives the browser's input clicks Confirm on passkey cards o
     await p.close();
   }
 });
+
+test("two WebMCP calls of the same action and args, one declined through invoke, one timed out: each answer bound to its own call's record", { timeout: 60_000 }, async () => {
+  // WebMCP answers name no call; the lab binds each token to its call's record. Here the
+  // timed-out call came first and the declined one settled first: by action and args alone the
+  // first token would take the declined record, and the declined token's replay (answered
+  // from its call's memory) would have none (the soak's failure, Firefox, HOSTILE_SCALE=4).
+  const p = await mcpPage();
+  const r = await p.evaluate(async () => {
+    const inst = lab.setup({ confirmTimeoutMs: 600 });
+    await lab.mcpExpose(inst);
+    const late = (await lab.mcp(inst, "archiveThread", {})).confirmToken; // left to time out
+    await lab.sleep(100);
+    const no = (await lab.mcp(inst, "archiveThread", {})).confirmToken;
+    const view = (o) => `${o.gate}/${o.error?.code ?? ""}`;
+    const out = { decline: view(await lab.call(inst, { name: "archiveThread", args: {}, confirmToken: no, decline: true })) };
+    await lab.sleep(700);
+    out.replay = view(await lab.mcp(inst, "archiveThread", { confirmToken: no }));
+    out.expired = view(await lab.mcp(inst, "archiveThread", { confirmToken: late }));
+    await lab.mcpSettle();
+    const gateOf = (token) => inst.records.find((x) => x.callId === inst.issued.get(token).callId)?.gate;
+    return { ...out, bound: [gateOf(no), gateOf(late)] };
+  });
+  assert.deepEqual(r, { decline: "cancelled/declined", replay: "cancelled/declined", expired: "rejected/token_expired", bound: ["cancelled", "timeout"] });
+  await finish(p, "webmcp binding");
+});

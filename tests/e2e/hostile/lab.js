@@ -321,9 +321,13 @@
    * A call presenting a token, noted before the SDK sees it: only such a call, while in
    * flight, can consent a soft run (see `run` above); its answer is checked against that.
    */
-  const attemptOf = (inst, token, action, canon, decline, reason) => {
+  const attemptOf = (inst, token, action, canon, decline, reason, explicitId = null) => {
     if (typeof token !== "string") return null;
-    const attempt = { token, action, canon, decline, reason, sentAt: Date.now(), settled: false, runs: [], kind: tokenKind(inst, token, action, canon) };
+    // `ownCall`: it named no callId the SDK may know (none, or one no earlier call to this
+    // instance used), so what the SDK answers it is about the token's own call, not the
+    // memory of the call that callId names.
+    const ownCall = explicitId === null || !inst.doors.some((d) => d.explicitId === explicitId);
+    const attempt = { token, action, canon, decline, reason, ownCall, sentAt: Date.now(), settled: false, runs: [], kind: tokenKind(inst, token, action, canon) };
     inst.attempts.push(attempt);
     return attempt;
   };
@@ -354,6 +358,7 @@
   const settleAttempt = (attempt, gate, callId, code) => {
     count(attempt, gate, code);
     if (!attempt) return;
+    attempt.answer = { gate, code, callId };
     attempt.settled = true;
     if (attempt.runs.length > 1) violation(`one confirming call ran ${attempt.runs.length} soft runs`);
     if (attempt.runs.length && (gate !== "confirmed" || (callId !== null && callId !== attempt.runs[0]))) {
@@ -374,8 +379,8 @@
     let token, name, canon = null, decline = false, explicitId = null, reason;
     try { token = call?.confirmToken; name = call?.name; canon = tryCanon(call?.args); decline = call?.decline === true; explicitId = validId(call?.callId); reason = call?.reason; } catch {}
     const door = { explicitId, tokenCallId: typeof token === "string" ? inst.issued.get(token)?.callId ?? null : null, settled: false };
+    const attempt = attemptOf(inst, token, name, canon, decline, reason, explicitId);
     inst.doors.push(door);
-    const attempt = attemptOf(inst, token, name, canon, decline, reason);
     let promise;
     try { promise = inst.ck.invoke(call); } catch (e) { door.settled = true; violation(`invoke threw: ${e}`); return Promise.resolve(null); }
     return settleWatch(door, promise).then((o) => {
@@ -427,8 +432,8 @@
     } catch {}
     const explicitId = validId(id);
     const door = { explicitId, tokenCallId: typeof token === "string" ? inst.issued.get(token)?.callId ?? null : null, settled: false };
+    const attempt = attemptOf(inst, token, name, canon, decline, reason, explicitId);
     inst.doors.push(door);
-    const attempt = attemptOf(inst, token, name, canon, decline, reason);
     let promise;
     try { promise = inst.ck.handleToolCall(call); } catch (e) { door.settled = true; violation(`handleToolCall threw: ${e}`); return Promise.resolve(null); }
     return settleWatch(door, promise).then((result) => {
@@ -985,7 +990,8 @@
   /**
    * After the instances are disposed (so every call has settled): binds each token this door
    * got that no run bound to the one record its call settled with (that action, those args,
-   * a soft gate no other token took), then checks the door's answers against what happened:
+   * a soft gate no other token took, and what every answer to the token said of its call),
+   * then checks the door's answers against what happened:
    * every executeTool settled; a confirmed answer carried a token that a run used; a declined
    * one, a token whose call settled cancelled.
    */
@@ -997,12 +1003,28 @@
       const known = new Set([...inst.issued.values()].map((t) => t.callId).filter((c) => c !== null));
       for (const c of [...inst.runs.keys(), ...inst.proposals.keys()]) known.add(c);
       const free = inst.records.filter((r) => r.via === "webmcp" && !known.has(r.callId) && ["cancelled", "timeout", "confirmed"].includes(r.gate));
-      // Declined calls first, to the records that say so: a token's record is the one of its
-      // own call, not any of the same action and args.
-      const declined = new Set(inst.mcpAnswers.filter((a) => a.decline && a.code === "declined").map((a) => a.token));
-      const unbound = [...inst.issued.values()].filter((x) => x.door === "webmcp" && x.callId === null);
-      for (const t of [...unbound.filter((x) => declined.has(x.token)), ...unbound.filter((x) => !declined.has(x.token))]) {
-        const fits = (r) => r.action === t.action && tryCanon(r.args) === t.canon && (!declined.has(t.token) || r.reason === "declined");
+      // A token's record is the one of its own call, not any of the same action and args: two
+      // such calls may end differently (one declined, one timed out). What the SDK told the
+      // agent of that call, through every door that presented the token, picks it: an answer
+      // that settled says how the call ended (with the gate and the code it answered: a
+      // decline, through invoke too, is `cancelled`/`declined`), a `token_expired` that it
+      // timed out, and an invoke answer names the call itself. Answers that say nothing of the
+      // token's call are left out: those of calls with another action or other args (a swapped
+      // token is refused; a hard tool's input keeps `confirmToken` as one of its args, so such
+      // a call is a card of its own, cancelled by the app), refusals on arrival, an answer
+      // after dispose (a call of its own, `disposed`), a call naming a callId the SDK may know
+      // (answered from that call's memory, whatever the token).
+      const told = (t) => inst.attempts.filter((x) => x.token === t.token && x.action === t.action && x.canon === t.canon && x.answer && x.ownCall)
+        .map((x) => x.answer).filter((x) => (REMEMBERED.has(x.gate) && x.code !== "disposed") || x.code === "token_expired");
+      const endedAs = (r) => (r.note !== undefined ? "declined" : r.reason); // an outcome's code, from its record
+      const says = (x, r) => (x.code === "token_expired" ? r.gate === "timeout"
+        : r.gate === x.gate && (typeof x.callId !== "string" || r.callId === x.callId) && (x.gate !== "cancelled" || endedAs(r) === x.code));
+      // The tokens the SDK told most about first: a call named, then a call's end, then none.
+      const unbound = [...inst.issued.values()].filter((x) => x.door === "webmcp" && x.callId === null)
+        .map((t) => ({ t, told: told(t) }));
+      const rank = (u) => (u.told.some((x) => typeof x.callId === "string") ? 0 : u.told.length ? 1 : 2);
+      for (const { t, told } of unbound.sort((a, b) => rank(a) - rank(b))) {
+        const fits = (r) => r.action === t.action && tryCanon(r.args) === t.canon && told.every((x) => says(x, r));
         const at = free.findIndex(fits);
         if (at >= 0) t.callId = free.splice(at, 1)[0].callId;
       }
