@@ -327,7 +327,11 @@
     // instance used), so what the SDK answers it is about the token's own call, not the
     // memory of the call that callId names.
     const ownCall = explicitId === null || !inst.doors.some((d) => d.explicitId === explicitId);
-    const attempt = { token, action, canon, decline, reason, ownCall, sentAt: Date.now(), settled: false, runs: [], kind: tokenKind(inst, token, action, canon) };
+    // A token issued to another call of the same action and args, presented under a callId the
+    // SDK may know, is that call's to refuse: swapped, as far as that call is concerned.
+    let kind = tokenKind(inst, token, action, canon);
+    if (kind === "own" && !ownCall && inst.issued.get(token)?.callId !== explicitId) kind = "swapped";
+    const attempt = { token, action, canon, decline, reason, ownCall, explicitId, sentAt: Date.now(), settled: false, runs: [], kind };
     inst.attempts.push(attempt);
     return attempt;
   };
@@ -350,10 +354,16 @@
    */
   stats.codes = {};
   stats.badToken = { own: 0, swapped: 0, tampered: 0, foreign: 0, forged: 0 };
+  /** The first few own tokens refused, for the assertion's message. */
+  stats.ownRefused = [];
   const count = (attempt, gate, code) => {
     const key = code ?? gate;
     stats.codes[key] = (stats.codes[key] ?? 0) + 1;
     if (code === "bad_token" && attempt) stats.badToken[attempt.kind] += 1;
+    if (code === "bad_token" && attempt?.kind === "own" && stats.ownRefused.length < 3) {
+      const { action, canon, decline, ownCall, explicitId, token } = attempt;
+      stats.ownRefused.push({ action, canon: String(canon).slice(0, 80), decline, ownCall, explicitId, issuedTo: lab.instances.map((i) => i.issued.get(token)?.callId).find((c) => c !== undefined) ?? null });
+    }
   };
   const settleAttempt = (attempt, gate, callId, code) => {
     count(attempt, gate, code);
