@@ -66,8 +66,9 @@ fn summary_drops_characters_that_disguise_text() {
     // An agent-chosen argument with a right-to-left override would display reversed.
     let spoof = "Delete \u{202E}gpj.exe\u{202C} now?\u{200B}\u{2066}x\u{2069}\u{0007}";
     assert_eq!(summary_text(Some(spoof.into()), ""), "Delete gpj.exe now?x");
-    // Newlines and tabs stay: they are visible layout.
-    assert_eq!(summary_text(Some("a\n\tb".into()), ""), "a\n\tb");
+    // Newlines stay: they are visible layout (a tab is a space, and a line's leading spaces
+    // go: see summary_collapses_blank_lines_and_spaces).
+    assert_eq!(summary_text(Some("a\n\tb".into()), ""), "a\nb");
     // HTML is just text here; the renderer uses textContent.
     assert_eq!(
         summary_text(Some("<img src=x onerror=alert(1)>".into()), ""),
@@ -230,4 +231,30 @@ proptest! {
             prop_assert!(!r.contains("  "));
         }
     }
+}
+
+#[test]
+fn summary_collapses_blank_lines_and_spaces() {
+    // An argument cannot push the app's own words out of sight (SPEC §4.2).
+    let pushed = format!("Delete p1{} and all its tasks?", "\n".repeat(200));
+    assert_eq!(
+        summary_text(Some(pushed), "d"),
+        "Delete p1\n\nand all its tasks?"
+    );
+    let spaced = format!("Delete{}p1", " ".repeat(300));
+    assert_eq!(summary_text(Some(spaced), "d"), "Delete p1");
+    assert_eq!(
+        summary_text(Some("  a \t b  \n  \n \t\n  c  \n\n".into()), "d"),
+        "a b\n\nc"
+    );
+    // One line break stays one; tabs are spaces; a blank line made of spaces is blank.
+    assert_eq!(summary_text(Some("a\nb\t\tc".into()), "d"), "a\nb c");
+    // Invisible characters are removed before the runs are counted.
+    assert_eq!(
+        summary_text(Some("a\n\u{200B}\n\u{200B}\nb".into()), "d"),
+        "a\n\nb"
+    );
+    // The cap counts what is left after collapsing.
+    let long = format!("{}{}", "\n".repeat(1000), "x".repeat(400));
+    assert_eq!(summary_text(Some(long), "d"), "x".repeat(400));
 }

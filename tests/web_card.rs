@@ -5,7 +5,7 @@
 //! confirm is covered by the Playwright suite; here we show that everything the page (or an
 //! agent) can synthesise does not confirm.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use coworkkit::core::card::{approver_notice, CardModel, Labels};
@@ -42,6 +42,11 @@ fn model(summary: &str) -> CardModel {
 
 type Log = Rc<RefCell<Vec<Decision>>>;
 
+/// The flag the instance raises while it performs an element action; down in these tests.
+fn not_acting() -> Rc<Cell<bool>> {
+    Rc::default()
+}
+
 fn recorder() -> (Log, Rc<dyn Fn(Decision)>) {
     let log: Log = Rc::default();
     let sink = log.clone();
@@ -69,9 +74,9 @@ impl Drop for Container {
 /// the decisions it delivers.
 fn shown_armed_after(card: CardModel, arm_ms: f64) -> (Container, CardLayer, Log) {
     let container = Container(container());
-    let mut layer = CardLayer::new(&container, &Labels::default()).unwrap();
+    let layer = CardLayer::new(&container, &Labels::default(), arm_ms, not_acting()).unwrap();
     let (log, on_decision) = recorder();
-    layer.show(card, arm_ms, on_decision).unwrap();
+    layer.show(card, on_decision).unwrap();
     (container, layer, log)
 }
 
@@ -105,7 +110,7 @@ async fn settle() {
 #[wasm_bindgen_test]
 fn host_is_appended_with_a_closed_shadow_root() {
     let container = container();
-    let layer = CardLayer::new(&container, &Labels::default()).unwrap();
+    let layer = CardLayer::new(&container, &Labels::default(), 500.0, not_acting()).unwrap();
     assert_eq!(container.child_element_count(), 1);
     let host = container.first_element_child().unwrap();
     assert_eq!(
@@ -286,9 +291,9 @@ async fn close_delivers_no_decision_and_returns_focus() {
     let before_element: &Element = &before;
     assert_eq!(document().active_element().as_ref(), Some(before_element));
 
-    let mut layer = CardLayer::new(&container, &Labels::default()).unwrap();
+    let layer = CardLayer::new(&container, &Labels::default(), 500.0, not_acting()).unwrap();
     let (log, on_decision) = recorder();
-    layer.show(model("s"), 500.0, on_decision).unwrap();
+    layer.show(model("s"), on_decision).unwrap();
     let root = layer.shadow_root_for_tests();
     assert_ne!(document().active_element().as_ref(), Some(before_element));
 
@@ -309,7 +314,7 @@ async fn position_shows_and_updates() {
     let mut card = model("s");
     card.position = 1;
     card.total = 3;
-    let (_container, mut layer, _log) = shown(card);
+    let (_container, layer, _log) = shown(card);
     let position = part(&layer.shadow_root_for_tests(), "position");
     assert!(!is_hidden(&position));
     assert_eq!(text(&position), "1 of 3");
@@ -322,7 +327,7 @@ async fn position_shows_and_updates() {
 #[wasm_bindgen_test]
 fn confirm_disabled_with_notice_when_not_allowed() {
     let card = model("s").restrict_to(&["admin".to_string()]);
-    let (_container, mut layer, _log) = shown(card);
+    let (_container, layer, _log) = shown(card);
     let root = layer.shadow_root_for_tests();
     assert!(button(&root, "confirm").disabled());
     let notice = part(&root, "notice");
@@ -336,7 +341,7 @@ fn confirm_disabled_with_notice_when_not_allowed() {
 
     // Showing an allowed card next clears both.
     let (_log, on_decision) = recorder();
-    layer.show(model("t"), 500.0, on_decision).unwrap();
+    layer.show(model("t"), on_decision).unwrap();
     assert!(!button(&root, "confirm").disabled());
     assert!(is_hidden(&notice));
 }
@@ -354,7 +359,7 @@ fn press_tab(target: &Element, shift: bool) -> KeyboardEvent {
 
 #[wasm_bindgen_test]
 fn tab_stays_inside_the_card() {
-    let (_container, mut layer, _log) = shown(model("s"));
+    let (_container, layer, _log) = shown(model("s"));
     let root = layer.shadow_root_for_tests();
     let cancel: Element = button(&root, "cancel").into();
     let confirm: Element = button(&root, "confirm").into();
@@ -379,7 +384,6 @@ fn tab_stays_inside_the_card() {
     layer
         .show(
             model("s").restrict_to(&["owner".to_string()]),
-            500.0,
             on_decision,
         )
         .unwrap();
@@ -407,7 +411,7 @@ fn type_reason(root: &ShadowRoot, text: &str) -> web_sys::HtmlInputElement {
 
 #[wasm_bindgen_test]
 fn the_reason_field_is_labelled_bounded_and_empty_for_every_card() {
-    let (_container, mut layer, _log) = shown(model("s"));
+    let (_container, layer, _log) = shown(model("s"));
     let root = layer.shadow_root_for_tests();
     let label = part(&root, "reason-label");
     assert_eq!(label.tag_name(), "LABEL");
@@ -418,7 +422,7 @@ fn the_reason_field_is_labelled_bounded_and_empty_for_every_card() {
     assert_eq!(field.closest("label").unwrap().as_ref(), Some(&label));
     // The next card starts empty: words typed for one card never go with another.
     let (_log, on_decision) = recorder();
-    layer.show(model("t"), 500.0, on_decision).unwrap();
+    layer.show(model("t"), on_decision).unwrap();
     assert_eq!(field.value(), "");
     // Initial focus stays on Cancel.
     assert_eq!(
@@ -457,7 +461,7 @@ async fn enter_in_the_reason_field_is_a_cancel_never_a_confirm() {
 
 #[wasm_bindgen_test]
 async fn cancel_all_shows_only_while_several_wait_and_counts_only_a_trusted_click() {
-    let (_container, mut layer, log) = shown(model("s"));
+    let (_container, layer, log) = shown(model("s"));
     let root = layer.shadow_root_for_tests();
     let all = button(&root, "cancel-all");
     assert!(is_hidden(&all), "one card: Cancel alone");
@@ -486,9 +490,9 @@ async fn the_reason_label_and_cancel_all_words_are_the_apps() {
         cancel_all: "Tout annuler".into(),
         ..Labels::default()
     };
-    let mut layer = CardLayer::new(&container, &labels).unwrap();
+    let layer = CardLayer::new(&container, &labels, 500.0, not_acting()).unwrap();
     let (_log, on_decision) = recorder();
-    layer.show(model("s"), 500.0, on_decision).unwrap();
+    layer.show(model("s"), on_decision).unwrap();
     layer.update_position(1, 4);
     let root = layer.shadow_root_for_tests();
     assert_eq!(text(&part(&root, "reason-label")), "Dites pourquoi");
@@ -511,14 +515,14 @@ async fn countdown_ticks_every_second() {
 #[wasm_bindgen_test]
 async fn a_decision_for_one_card_never_lands_on_the_next() {
     let container = container();
-    let mut layer = CardLayer::new(&container, &Labels::default()).unwrap();
+    let layer = CardLayer::new(&container, &Labels::default(), 500.0, not_acting()).unwrap();
     let (log_a, on_a) = recorder();
-    layer.show(model("a"), 500.0, on_a).unwrap();
+    layer.show(model("a"), on_a).unwrap();
     let root = layer.shadow_root_for_tests();
     button(&root, "cancel").click();
     // Card B replaces A before A's decision is delivered.
     let (log_b, on_b) = recorder();
-    layer.show(model("b"), 500.0, on_b).unwrap();
+    layer.show(model("b"), on_b).unwrap();
     settle().await;
     assert!(log_a.borrow().is_empty());
     assert!(log_b.borrow().is_empty());
@@ -535,7 +539,7 @@ async fn a_decision_for_one_card_never_lands_on_the_next() {
 async fn on_decision_may_show_the_next_card_or_drop_the_layer() {
     let container = container();
     let slot: Rc<RefCell<Option<CardLayer>>> = Rc::new(RefCell::new(Some(
-        CardLayer::new(&container, &Labels::default()).unwrap(),
+        CardLayer::new(&container, &Labels::default(), 500.0, not_acting()).unwrap(),
     )));
     let decisions: Log = Rc::default();
 
@@ -555,14 +559,14 @@ async fn on_decision_may_show_the_next_card_or_drop_the_layer() {
             let layer = layer.as_mut().unwrap();
             layer.close();
             layer
-                .show(model("second"), 500.0, on_second.clone())
+                .show(model("second"), on_second.clone())
                 .unwrap();
         })
     };
     slot.borrow_mut()
         .as_mut()
         .unwrap()
-        .show(model("first"), 500.0, on_first)
+        .show(model("first"), on_first)
         .unwrap();
     let root = slot.borrow().as_ref().unwrap().shadow_root_for_tests();
 
@@ -598,8 +602,8 @@ fn drop_removes_the_host() {
 #[wasm_bindgen_test]
 fn show_fails_cleanly_when_the_container_is_detached() {
     let detached = document().create_element("div").unwrap();
-    let mut layer = CardLayer::new(&detached, &Labels::default()).unwrap();
+    let layer = CardLayer::new(&detached, &Labels::default(), 500.0, not_acting()).unwrap();
     let (_log, on_decision) = recorder();
-    assert!(layer.show(model("s"), 500.0, on_decision).is_err());
+    assert!(layer.show(model("s"), on_decision).is_err());
     assert!(!layer.is_open());
 }

@@ -149,16 +149,20 @@ fn push_title_word(out: &mut String, word: &str) {
 /// A missing or blank `summary` falls back to `description`. Characters that could disguise the
 /// text are removed: bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069, which
 /// would let an argument such as a file name display reversed), zero-width and other invisible
-/// format characters, and control characters other than newline and tab. The result is capped at
+/// format characters, and control characters other than newline and tab. So that nothing an
+/// argument carries can push the app's own words out of sight (SPEC §4.2), runs of spaces and
+/// tabs become one space, lines lose their leading and trailing spaces, runs of blank lines
+/// become one blank line, and blank lines at either end go. The result is capped at
 /// [`SUMMARY_MAX_CHARS`] characters (not bytes); a cut text ends with "…".
 pub fn summary_text(summary: Option<String>, description: &str) -> String {
     let source = match &summary {
         Some(s) if !s.trim().is_empty() => s.as_str(),
         _ => description,
     };
-    let mut out = String::with_capacity(source.len().min(SUMMARY_MAX_CHARS * 4));
+    let collapsed = collapse_blanks(source.chars().filter(|&c| !is_disguising(c)));
+    let mut out = String::with_capacity(collapsed.len().min(SUMMARY_MAX_CHARS * 4));
     let mut count = 0;
-    let mut kept = source.chars().filter(|&c| !is_disguising(c)).peekable();
+    let mut kept = collapsed.chars().peekable();
     while let Some(c) = kept.next() {
         if count == SUMMARY_MAX_CHARS - 1 && kept.peek().is_some() {
             out.push('…');
@@ -166,6 +170,34 @@ pub fn summary_text(summary: Option<String>, description: &str) -> String {
         }
         out.push(c);
         count += 1;
+    }
+    out
+}
+
+/// `text` with runs of blank lines and of spaces collapsed (see [`summary_text`]). A line break
+/// is `\n`; every other white space is a space.
+fn collapse_blanks(text: impl Iterator<Item = char>) -> String {
+    let mut out = String::new();
+    // Pending white space, written only once the next visible character comes.
+    let (mut space, mut breaks) = (false, 0);
+    for c in text {
+        if c == '\n' {
+            breaks += 1;
+            space = false;
+        } else if c.is_whitespace() {
+            space = true;
+        } else {
+            if !out.is_empty() {
+                match breaks {
+                    0 if space => out.push(' '),
+                    0 => {}
+                    1 => out.push('\n'),
+                    _ => out.push_str("\n\n"),
+                }
+            }
+            (space, breaks) = (false, 0);
+            out.push(c);
+        }
     }
     out
 }

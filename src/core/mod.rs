@@ -4,6 +4,7 @@
 //! cannot do without a browser comes in as a value: time and randomness as inputs to the
 //! engine, and the printing of numbers in messages as [`engine::Config::number_text`].
 
+pub mod arming;
 pub mod card;
 pub mod control;
 pub mod engine;

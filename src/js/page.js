@@ -186,6 +186,8 @@ const CARD =
   "p{margin:0}" +
   "[part=position]{float:right;margin:2px 0 0 12px;font-size:12px;color:var(--mu)}" +
   "[part=summary]{white-space:pre-wrap;overflow-wrap:anywhere;max-height:40vh;overflow:auto}" +
+  "[part=summary]:focus-visible{outline:2px solid var(--ac);outline-offset:2px}" +
+  "[part=hint]{margin-top:12px;font-size:13px;font-weight:600}" +
   "[part=notice]{margin-top:12px;padding-left:10px;border-left:3px solid var(--ac);" +
   "color:var(--mu);font-size:14px}" +
   "[part=status]{margin-top:12px;font-size:14px;font-weight:600}" +

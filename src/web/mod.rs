@@ -21,6 +21,7 @@ pub mod card;
 mod convert;
 mod dom;
 mod element;
+mod frame;
 mod events;
 mod hand;
 mod instance;

@@ -1,25 +1,31 @@
 //! The hard confirmation card, drawn by the SDK (SPEC §4).
 //!
 //! [`CardLayer`] owns one host element (`<coworkkit-card data-coworkkit="card">`) appended to the
-//! SDK's container, a **closed** shadow root, one `<style>` and one reusable native `<dialog>`
-//! opened with [`showModal()`](https://developer.mozilla.org/en-US/docs/Web/API/HTMLDialogElement/showModal)
+//! SDK's container, a **closed** shadow root styled by an adopted stylesheet (`src/js/page.js`)
+//! and one reusable native `<dialog>` opened with
+//! [`showModal()`](https://developer.mozilla.org/en-US/docs/Web/API/HTMLDialogElement/showModal)
 //! (top layer; the page behind is inert). [`CardLayer::show`] fills it from a plain
 //! [`CardModel`]; every string goes in through `textContent`, never `innerHTML`.
 //!
 //! # Who can decide
-//! - **Confirm** counts only for a click whose
-//!   [`isTrusted`](https://developer.mozilla.org/en-US/docs/Web/API/Event/isTrusted) is true,
-//!   whose event time is at least `arm_delay_ms` after the card was shown (both on the
-//!   `performance.now()` clock), on a card that allows confirming and has not expired.
-//!   `element.click()` and `dispatchEvent` produce untrusted events and do nothing.
+//! - **Confirm** counts only for trusted input that [`Arming`](crate::core::arming) accepts
+//!   (SPEC §4.2; the rules are host-tested there): armed from the first frame painted after the
+//!   card's current content was set, with the document visible, the window focused, the summary
+//!   read to its end and Confirm uncovered; every change of content, of the "1 of N" row, of a
+//!   label or notice, of the card's size or of Confirm's place starts the delay again; a pointer
+//!   needs its press and its single click on Confirm after arming, a key needs focus brought to
+//!   Confirm inside the armed card; an ignored press, key or click starts the delay again.
+//!   `guard.rs` feeds it what the browser reports. `element.click()` and `dispatchEvent` make
+//!   untrusted events, which do nothing; nor does any input while the SDK performs an element
+//!   action (the flag the instance shares), even one the browser marks trusted.
 //! - **Covered, it does not count.** Only another top-layer element (a popover, a modal dialog
 //!   opened after the card, fullscreen) can be drawn above the card, and a click passes through
 //!   one with `pointer-events: none` to Confirm beneath it. Where the browser can tell
 //!   ([IntersectionObserver v2](https://github.com/w3c/IntersectionObserver/blob/main/explainer.md)'s
 //!   `isVisible`, Chromium), Confirm is watched: while the browser reports it covered (or
-//!   transformed, filtered, faded), a click on it counts for nothing, and once uncovered the arm
-//!   delay starts again from the moment the browser saw it whole. The browser reports a change
-//!   within about 100 ms; other engines have no such report (SECURITY.md says what that leaves).
+//!   transformed, filtered, faded), nothing arms it, and once uncovered the delay starts again.
+//!   The browser reports a change within about 100 ms; other engines have no such report
+//!   (SECURITY.md says what that leaves).
 //! - **Cancel** counts for any click on Cancel (trusted or not: cancelling is always safe, and the
 //!   card lives in a closed shadow root the agent's element actions never reach), for Escape
 //!   (the dialog's `cancel` event), and for the dialog being closed by anything other than
@@ -33,15 +39,25 @@
 //!   person ends them all. There is no "Confirm all": every Confirm is one card's.
 //!
 //! - **A passkey card** (`verify: "passkey"`): Confirm reads `labels.confirmPasskey`, and its
-//!   trusted, armed click is delivered as [`Decision::Confirm`] without ending the card: it now
+//!   accepted input is delivered as [`Decision::Confirm`] without ending the card: it now
 //!   waits for the browser's passkey prompt (the `status` line says so) and ignores Confirm
-//!   until the caller reports how the prompt went ([`CardLayer::passkey_failed`] re-arms it).
-//!   Cancel and Escape still decide.
+//!   until the caller reports how the prompt went ([`CardLayer::passkey_failed`] shows why and
+//!   starts the delay again). Cancel and Escape still decide.
 //!
 //! One decision per shown card (but for a passkey card's Confirm, above): after it, the card
 //! ignores input until the caller shows the next card or closes the layer. The decision
-//! callback runs in a microtask, after the DOM listener has returned, so it may call [`CardLayer::close`], [`CardLayer::show`] or drop the
-//! layer; a decision is dropped if another card was shown (or the layer closed) in between.
+//! callback runs in a microtask, after the DOM listener has returned, so it may call
+//! [`CardLayer::close`], [`CardLayer::show`] or drop the layer; a decision is dropped if another
+//! card was shown (or the layer closed) in between.
+//!
+//! # Page code runs inside `show` and `close`
+//! Opening the dialog and moving focus into it fire `blur` and `focusout` on the page's focused
+//! element, synchronously; closing it and returning focus fire `focus` and `focusin`. Page
+//! listeners there may call the instance, which may show, update or close this very layer. So
+//! every method takes `&self` (the state is in cells, each read or replaced whole, none
+//! borrowed across a DOM call), the instance holds the layer in an `Rc` it clones out before
+//! calling it, and after each DOM call that runs page code `show` and `close` check whether the
+//! card is still theirs (the generation) before going on.
 //!
 //! # Theming
 //! Set these CSS custom properties on the host (`[data-coworkkit="card"]`) or any ancestor:
@@ -60,11 +76,15 @@
 //! Parts for `::part()`: `card` (the dialog), `title`, `summary`, `countdown`, `cancel`,
 //! `confirm`, `position` ("1 of N"), `notice` (who may confirm), `status` (a passkey card's
 //! line while it waits and after a prompt that did not confirm), `actions` (the button row),
-//! `reason-label` and `reason` (the reason field), `cancel-all`.
-//! Confirm carries `data-armed="false"` during the arm delay (drawn darker, never at lower
-//! contrast) and `"true"` after.
+//! `reason-label` and `reason` (the reason field), `cancel-all`, `hint` (why Confirm is not ready:
+//! a summary to read to its end, Confirm covered).
+//! Confirm carries `data-armed="false"` and `aria-disabled="true"` while it is not armed (drawn
+//! darker, never at lower contrast) and `"true"` after.
 
-use std::cell::Cell;
+
+mod guard;
+
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo_timers::callback::{Interval, Timeout};
@@ -73,14 +93,16 @@ use wasm_bindgen::JsCast;
 use web_sys::{
     Document, Element, Event, EventTarget, HtmlButtonElement, HtmlDialogElement, HtmlElement,
     HtmlInputElement, IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit,
-    Performance, ShadowRoot,
+    Performance, ShadowRoot, Window,
 };
 
 use super::convert::{get, set};
 use super::dom::{el, set_hidden, shadow_host};
+use super::frame::AfterPaint;
 use super::js;
 use super::listener::EventListener;
-use super::time::{now, timeout};
+use super::time::now;
+use crate::core::arming::Arming;
 use crate::core::card::{
     cancel_all_text, countdown_text, position_text, CardModel, Labels, PasskeyStatus,
     REASON_MAX_CHARS,
@@ -89,7 +111,7 @@ use crate::core::card::{
 /// What the person decided on the card.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
-    /// A trusted, armed click on Confirm.
+    /// An armed, trusted Confirm (see the module docs).
     Confirm,
     /// Cancel, Escape, or the dialog closed by something other than [`CardLayer::close`];
     /// `reason`: what the reason field held, for a trusted Cancel, Escape or Enter in it.
@@ -115,30 +137,31 @@ struct CurrentCard {
     generation: Cell<u32>,
     /// `Some` while a card is shown and undecided.
     on_decision: Cell<Option<OnDecision>>,
+    /// When the current content was set, on the `performance.now()` clock: a visibility
+    /// report about an earlier card is not about this one.
     shown_at: Cell<f64>,
-    arm_delay_ms: Cell<f64>,
     expires_at: Cell<f64>,
     confirm_allowed: Cell<bool>,
     /// A passkey card: Confirm starts a prompt rather than ending the card.
     passkey: Cell<bool>,
     /// A passkey card's prompt is open: Confirm is ignored until it is reported.
     waiting: Cell<bool>,
-    /// The browser reports Confirm covered (only where it can tell: see the module docs).
-    covered: Cell<bool>,
-    /// When the browser last saw Confirm become whole again, on the `performance.now()` clock:
-    /// the arm delay counts from here when that is later than `shown_at`.
-    uncovered_at: Cell<f64>,
+    /// The person has scrolled this card's summary to its end (or it fits its box).
+    read_to_end: Cell<bool>,
 }
 
 /// The card's elements and state, shared by the layer and its listeners.
 struct Parts {
+    window: Window,
     root: ShadowRoot,
     dialog: HtmlDialogElement,
     position: Element,
     title: Element,
-    summary: Element,
+    summary: HtmlElement,
     notice: Element,
     status: Element,
+    /// Why Confirm is not ready, when the person can do something about it (SPEC §4.2).
+    hint: Element,
     countdown: Element,
     cancel: HtmlButtonElement,
     confirm: HtmlButtonElement,
@@ -150,6 +173,18 @@ struct Parts {
     card: CurrentCard,
     /// The words on the buttons.
     labels: Labels,
+    /// True while the SDK performs an element action: no input is a person's then.
+    acting: Rc<Cell<bool>>,
+    /// When Confirm may count (SPEC §4.2). Borrowed only around its own pure methods.
+    arming: RefCell<Arming>,
+    /// The frame the arm delay waits for.
+    frame: RefCell<Option<AfterPaint>>,
+    /// Shows Confirm armed once the delay has passed.
+    arm_timer: RefCell<Option<Timeout>>,
+    /// The countdown, and the card's place checked, four times a second.
+    ticker: RefCell<Option<Interval>>,
+    /// Where focus was before the card opened; restored by `close`.
+    return_focus: RefCell<Option<Element>>,
 }
 
 /// What a listener of the card heard.
@@ -165,8 +200,14 @@ enum Input {
     Close,
     /// A key pressed inside the dialog.
     Key,
+    /// A pointer pressed inside the dialog (or on its backdrop).
+    Press,
     /// A click on "Cancel all N".
     CancelAll,
+    /// The summary scrolled.
+    Scroll,
+    /// The window lost focus, gained it, or the document's visibility changed.
+    Attention,
 }
 
 impl Parts {
@@ -194,10 +235,15 @@ impl Parts {
         (event.is_trusted() && !text.is_empty()).then_some(text)
     }
 
-    /// The buttons and field Tab moves between, in order: the field, "Cancel all" when shown,
-    /// Cancel, and Confirm when confirming is allowed (it is disabled exactly then).
+    /// The elements Tab moves between, in order: the summary when it scrolls, the field,
+    /// "Cancel all" when shown, Cancel, and Confirm when confirming is allowed (it is disabled
+    /// exactly then).
     fn focus_ring(&self) -> Vec<&HtmlElement> {
-        let mut ring: Vec<&HtmlElement> = vec![&self.reason];
+        let mut ring: Vec<&HtmlElement> = Vec::with_capacity(5);
+        if self.summary.has_attribute("tabindex") {
+            ring.push(&self.summary);
+        }
+        ring.push(&self.reason);
         if !self.cancel_all.hidden() {
             ring.push(&self.cancel_all);
         }
@@ -229,9 +275,13 @@ impl Parts {
         self.deliver(handler, decision);
     }
 
-    /// A passkey card's Confirm: delivered like a decision, but the card keeps its handler, so
-    /// that Cancel (or, once the caller re-arms it, another Confirm) still counts.
-    fn start_passkey(self: &Rc<Self>) {
+    /// An accepted Confirm: the decision, or for a passkey card the start of its prompt, which
+    /// keeps the handler, so that Cancel (or, once the caller re-arms it, another Confirm)
+    /// still counts.
+    fn confirm_now(self: &Rc<Self>) {
+        if !self.card.passkey.get() {
+            return self.decide(Decision::Confirm);
+        }
         let Some(handler) = self.card.on_decision.take() else {
             return;
         };
@@ -253,108 +303,11 @@ impl Parts {
         });
     }
 
-    /// What the browser reports of Confirm's visibility (IntersectionObserver v2): covered, or
-    /// whole again at `time`, from which the arm delay starts over.
-    fn seen(&self, visible: bool, time: f64) {
-        let card = &self.card;
-        // Observed before this card was shown (the previous one closing): not about it.
-        if time < card.shown_at.get() {
-            return;
-        }
-        if visible && card.covered.replace(false) {
-            card.uncovered_at.set(time);
-        } else if !visible {
-            card.covered.set(true);
-        }
-    }
-
-    /// Every listener of the card: judges `event` by what was heard (see the module docs).
-    fn hear(self: &Rc<Self>, input: Input, event: Event) {
-        match input {
-            Input::Confirm => {
-                if !event.is_trusted() {
-                    return;
-                }
-                // The event's own time (when the input happened) is stricter than "now"
-                // when the main thread was busy; fall back to now if a browser gives none.
-                let performance_now = self.performance.now();
-                let stamp = event.time_stamp();
-                let at = if stamp > 0.0 && stamp < performance_now {
-                    stamp
-                } else {
-                    performance_now
-                };
-                let card = &self.card;
-                let armed_from = card.shown_at.get().max(card.uncovered_at.get());
-                let armed = card.confirm_allowed.get()
-                    && !card.covered.get()
-                    && !card.waiting.get()
-                    && at - armed_from >= card.arm_delay_ms.get()
-                    && now() < card.expires_at.get();
-                if !armed {
-                    return;
-                }
-                if card.passkey.get() {
-                    self.start_passkey();
-                } else {
-                    self.decide(Decision::Confirm);
-                }
-            }
-            Input::Cancel => {
-                let reason = self.reason_for(&event);
-                self.decide(Decision::Cancel { reason });
-            }
-            // Keep the dialog open and decide.
-            Input::Escape => {
-                event.prevent_default();
-                let reason = self.reason_for(&event);
-                self.decide(Decision::Cancel { reason });
-            }
-            // Closed by anything but `CardLayer::close` (which forgets the handler first): for
-            // example a browser that ignores the prevented `cancel` on a repeated Escape.
-            Input::Close => {
-                if !self.dialog.open() {
-                    self.decide(Decision::Cancel { reason: None });
-                }
-            }
-            Input::CancelAll => {
-                if event.is_trusted() {
-                    let reason = self.reason_for(&event);
-                    self.decide(Decision::CancelAll { reason });
-                }
-            }
-            // Tab and Shift+Tab cycle through the field and the enabled buttons, so focus never
-            // leaves the card for the browser's UI. The physical key counts too: WebKitGTK
-            // reports Shift+Tab (GTK's ISO_Left_Tab) as key "Unidentified", code "Tab". Enter
-            // in the reason field sends it: a Cancel, never a Confirm.
-            Input::Key => {
-                // Read as properties: `key` and `code` need no bindings of their own.
-                let (key, code) = (get(&event, "key"), get(&event, "code"));
-                let in_field = self.root.active_element().as_ref()
-                    == Some(self.reason.unchecked_ref::<Element>());
-                if in_field && key == "Enter" && !get(&event, "isComposing").is_truthy() {
-                    event.prevent_default();
-                    let reason = self.reason_for(&event);
-                    return self.decide(Decision::Cancel { reason });
-                }
-                if key != "Tab" && code != "Tab" {
-                    return;
-                }
-                event.prevent_default();
-                let ring = self.focus_ring();
-                let active = self.root.active_element();
-                let at = ring
-                    .iter()
-                    .position(|e| active.as_ref() == Some(e.unchecked_ref::<Element>()));
-                let back = get(&event, "shiftKey").is_truthy();
-                let next = match (at, back) {
-                    (Some(i), false) => (i + 1) % ring.len(),
-                    (Some(i), true) => (i + ring.len() - 1) % ring.len(),
-                    (None, _) => ring.len() - 1 - usize::from(self.card.confirm_allowed.get()),
-                };
-                let _ = ring[next].focus();
-            }
-        }
+    /// Stops the countdown and the arming, for a card that closes.
+    fn stop_timers(&self) {
+        self.ticker.replace(None);
+        self.arm_timer.replace(None);
+        self.frame.replace(None);
     }
 }
 
@@ -363,11 +316,7 @@ impl Parts {
 pub struct CardLayer {
     host: Element,
     parts: Rc<Parts>,
-    /// Where focus was before the card opened; restored by `close`.
-    return_focus: Option<Element>,
-    ticker: Option<Interval>,
-    arming: Option<Timeout>,
-    _listeners: [EventListener; 6],
+    _listeners: [EventListener; 11],
     /// Watches whether Confirm can be seen, where the browser can tell.
     visibility: Option<VisibilityWatch>,
 }
@@ -382,7 +331,7 @@ impl VisibilityWatch {
     /// Watches `parts.confirm`, if the browser reports visibility (`isVisible` on its entries);
     /// `None` where it does not.
     fn new(parts: &Rc<Parts>) -> Option<VisibilityWatch> {
-        let window: JsValue = js::window()?.into();
+        let window: JsValue = parts.window.clone().into();
         let prototype = get(&get(&window, "IntersectionObserverEntry"), "prototype");
         if !prototype.is_object() || !js_sys::Reflect::has(&prototype, &"isVisible".into()).ok()? {
             return None;
@@ -429,12 +378,22 @@ fn focused_element(document: &Document) -> Option<Element> {
 
 impl CardLayer {
     /// Builds the card's DOM (closed) and appends its host element to `container`; the buttons
-    /// say `labels`.
+    /// say `labels`, and no input counts while `acting` is true.
     ///
-    /// Listeners are installed once here, on elements the layer keeps for its whole life.
-    pub fn new(container: &Element, labels: &Labels) -> Result<CardLayer, JsValue> {
-        let performance = js::window()
-            .and_then(|window| window.performance())
+    /// Listeners are installed once here, on elements the layer keeps for its whole life (and
+    /// on the window and document, for whether the person can see the card).
+    pub fn new(
+        container: &Element,
+        labels: &Labels,
+        arm_delay_ms: f64,
+        acting: Rc<Cell<bool>>,
+    ) -> Result<CardLayer, JsValue> {
+        let window = js::window().ok_or_else(|| JsValue::from_str("coworkkit: no window"))?;
+        let document = window
+            .document()
+            .ok_or_else(|| JsValue::from_str("coworkkit: no document"))?;
+        let performance = window
+            .performance()
             .ok_or_else(|| JsValue::from_str("coworkkit: no performance clock"))?;
 
         let (host, root) = shadow_host(container, "coworkkit-card", "card")?;
@@ -489,6 +448,12 @@ impl CardLayer {
             ],
             "",
         );
+        let hint = el(
+            &dialog,
+            "p",
+            &[("part", "hint"), ("id", "ck-hint"), ("hidden", "")],
+            "",
+        );
         let actions = el(&dialog, "div", &[("part", "actions")], "");
         // Announcing every second would drown the card out for screen-reader users.
         let countdown = el(
@@ -510,13 +475,15 @@ impl CardLayer {
         let cancel = button("cancel", &labels.cancel);
         let confirm = button("confirm", &labels.confirm);
         let parts = Rc::new(Parts {
+            window: window.clone(),
             root,
             dialog: dialog.unchecked_into(),
             position,
             title,
-            summary,
+            summary: summary.unchecked_into(),
             notice,
             status,
+            hint,
             countdown,
             cancel: cancel.unchecked_into(),
             confirm: confirm.unchecked_into(),
@@ -525,6 +492,12 @@ impl CardLayer {
             performance,
             card: CurrentCard::default(),
             labels: labels.clone(),
+            acting,
+            arming: RefCell::new(Arming::new(arm_delay_ms)),
+            frame: RefCell::new(None),
+            arm_timer: RefCell::new(None),
+            ticker: RefCell::new(None),
+            return_focus: RefCell::new(None),
         });
 
         // One closure type for every listener, told what it hears.
@@ -539,16 +512,18 @@ impl CardLayer {
             listen(dialog, "cancel", Input::Escape),
             listen(dialog, "close", Input::Close),
             listen(dialog, "keydown", Input::Key),
+            listen(dialog, "pointerdown", Input::Press),
             listen(&parts.cancel_all, "click", Input::CancelAll),
+            listen(&parts.summary, "scroll", Input::Scroll),
+            listen(&window, "blur", Input::Attention),
+            listen(&window, "focus", Input::Attention),
+            listen(&document, "visibilitychange", Input::Attention),
         ];
 
         let visibility = VisibilityWatch::new(&parts);
         Ok(CardLayer {
             host,
             parts,
-            return_focus: None,
-            ticker: None,
-            arming: None,
             _listeners: listeners,
             visibility,
         })
@@ -557,21 +532,18 @@ impl CardLayer {
     /// Shows `model`, replacing the visible card if there is one, and focuses Cancel.
     ///
     /// `on_decision` receives this card's single [`Decision`] (see the module docs for what
-    /// counts), in a microtask. Replacing a card restarts the arm delay and discards the old
-    /// card's handler. Fails (with the card not shown) when `showModal()` throws, e.g. because
-    /// the container is not in the document.
-    pub fn show(
-        &mut self,
-        model: CardModel,
-        arm_delay_ms: f64,
-        on_decision: Rc<dyn Fn(Decision)>,
-    ) -> Result<(), JsValue> {
-        let parts = &*self.parts;
+    /// counts), in a microtask. Replacing a card starts the arm delay again and discards the
+    /// old card's handler. Fails (with the card not shown) when `showModal()` throws, e.g.
+    /// because the container is not in the document.
+    pub fn show(&self, model: CardModel, on_decision: OnDecision) -> Result<(), JsValue> {
+        let parts = &self.parts;
         let was_open = parts.dialog.open();
         // Until the new card is in place, nothing decides anything.
         parts.forget_decision();
+        let generation = parts.card.generation.get();
         parts.title.set_text_content(Some(&model.title));
         parts.summary.set_text_content(Some(&model.summary));
+        parts.summary.set_scroll_top(0);
         let describedby = match &model.notice {
             Some(text) => {
                 parts.notice.set_text_content(Some(text));
@@ -594,87 +566,93 @@ impl CardLayer {
         };
         parts.confirm.set_text_content(Some(label));
         parts.show_status(None);
-        let _ = parts.confirm.set_attribute("data-armed", "false");
+
+        let card = &parts.card;
+        card.on_decision.set(Some(on_decision));
+        card.expires_at.set(model.expires_at);
+        card.confirm_allowed.set(model.confirm_allowed);
+        card.passkey.set(model.passkey);
+        card.read_to_end.set(false);
+        card.shown_at.set(parts.performance.now());
+        parts.content_changed();
+
+        // A quarter-second tick, writing only when the text changes: the countdown follows the
+        // clock rather than the timer, whose 1 s interval drifts in Firefox (it counts from
+        // when each tick ran), so the card said "Expires in 0:01" after it had expired. It also
+        // checks that the card has not moved since the delay started.
+        let (ticking, expires_at) = (parts.clone(), model.expires_at);
+        parts.ticker.replace(Some(Interval::new(250, move || {
+            let text = countdown_text(expires_at - now());
+            if text != shown {
+                ticking.countdown.set_text_content(Some(&text));
+                shown = text;
+            }
+            ticking.check_place();
+        })));
 
         if !was_open {
             let focused = parts
                 .dialog
                 .owner_document()
                 .and_then(|document| focused_element(&document));
-            parts.dialog.show_modal()?;
-            self.return_focus = focused;
+            parts.return_focus.replace(focused);
+            if let Err(e) = parts.dialog.show_modal() {
+                parts.forget_decision();
+                parts.stop_timers();
+                parts.return_focus.replace(None);
+                return Err(e);
+            }
+            // Page code ran (blur, focusout) and may have shown or closed a card meanwhile.
+            if parts.card.generation.get() != generation {
+                return Ok(());
+            }
         }
         let _ = parts.cancel.focus();
-
-        {
-            let card = &parts.card;
-            card.on_decision.set(Some(on_decision));
-            card.expires_at.set(model.expires_at);
-            card.confirm_allowed.set(model.confirm_allowed);
-            card.passkey.set(model.passkey);
-            // A new card starts uncovered: the browser reports a cover within ~100 ms of it
-            // appearing, and a report of the previous card closing must not hold this one.
-            card.covered.set(false);
-            card.uncovered_at.set(0.0);
-        }
-
-        // A quarter-second tick, writing only when the text changes: the countdown follows the
-        // clock rather than the timer, whose 1 s interval drifts in Firefox (it counts from
-        // when each tick ran), so the card said "Expires in 0:01" after it had expired.
-        let (countdown, expires_at) = (parts.countdown.clone(), model.expires_at);
-        self.ticker = Some(Interval::new(250, move || {
-            let text = countdown_text(expires_at - now());
-            if text != shown {
-                countdown.set_text_content(Some(&text));
-                shown = text;
-            }
-        }));
-        self.arm(arm_delay_ms);
         Ok(())
     }
 
-    /// Starts the arm delay: Confirm counts once `arm_delay_ms` has passed from now.
-    fn arm(&mut self, arm_delay_ms: f64) {
-        let parts = &*self.parts;
-        parts.card.shown_at.set(parts.performance.now());
-        parts.card.arm_delay_ms.set(arm_delay_ms);
-        let _ = parts.confirm.set_attribute("data-armed", "false");
-        let confirm = parts.confirm.clone();
-        self.arming = Some(timeout(arm_delay_ms, move || {
-            let _ = confirm.set_attribute("data-armed", "true");
-        }));
-    }
-
     /// A passkey card's prompt ended without confirming: the card says why (`status`) and
-    /// re-arms, so the person may try again after the arm delay, or cancel. Ignored unless the
-    /// visible card is a passkey card whose prompt is open.
-    pub fn passkey_failed(&mut self, status: PasskeyStatus, arm_delay_ms: f64) {
+    /// starts the arm delay again, so the person may try again once it passes, or cancel.
+    /// Ignored unless the visible card is a passkey card whose prompt is open.
+    pub fn passkey_failed(&self, status: PasskeyStatus) {
         if !self.parts.card.waiting.get() {
             return;
         }
         self.parts.show_status(Some(status));
-        self.arm(arm_delay_ms);
+        self.parts.content_changed();
     }
 
-    /// Updates the "2 of 3" line (hidden when `total` ≤ 1); `position` is 1-based.
-    pub fn update_position(&mut self, position: usize, total: usize) {
+    /// Updates the "2 of 3" line and "Cancel all N" (hidden when `total` ≤ 1); `position`
+    /// is 1-based. A change starts the arm delay again.
+    pub fn update_position(&self, position: usize, total: usize) {
+        let before = (self.parts.position.text_content(), self.parts.cancel_all.hidden());
         self.parts.show_position(position, total);
+        if before != (self.parts.position.text_content(), self.parts.cancel_all.hidden()) {
+            self.parts.content_changed();
+        }
     }
 
     /// Closes the card: forgets the pending handler (no decision is delivered after this),
     /// stops the countdown, closes the dialog and returns focus to the element that had it
     /// before the card opened, if that element is still in the document.
-    pub fn close(&mut self) {
-        self.parts.forget_decision();
-        self.ticker = None;
-        self.arming = None;
-        if self.parts.dialog.open() {
-            self.parts.dialog.close();
+    pub fn close(&self) {
+        let parts = &self.parts;
+        parts.forget_decision();
+        let generation = parts.card.generation.get();
+        parts.stop_timers();
+        let return_focus = parts.return_focus.replace(None);
+        if parts.dialog.open() {
+            parts.dialog.close();
+        }
+        // Closing returned focus already in some engines, running page code that may have
+        // shown another card: focus then stays where that card put it.
+        if parts.card.generation.get() != generation {
+            return;
         }
         // An element that has left the document is not focusable: `focus()` does nothing.
         // web-sys binds `focus()` on HtmlElement, but the call is a plain method call: an SVG or
         // MathML element that had focus gets it back too.
-        if let Some(element) = self.return_focus.take() {
+        if let Some(element) = return_focus {
             let _ = element.unchecked_into::<HtmlElement>().focus();
         }
     }
@@ -693,8 +671,7 @@ impl CardLayer {
 
 impl Drop for CardLayer {
     /// Closes the card and removes the host element; the listeners and timers are released as
-    /// the fields drop. No listener calls user code synchronously, so this is safe even from
-    /// inside an `on_decision` callback.
+    /// the fields drop.
     fn drop(&mut self) {
         self.visibility.take();
         self.close();

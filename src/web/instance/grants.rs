@@ -14,8 +14,9 @@ use crate::web::spec::read_grant_options;
 use crate::web::time::now;
 
 impl Instance {
-    /// `ck.grant(action, options)`: only inside a person's gesture (see [`person_gesture`]),
-    /// only for a soft action; the grant as a frozen object.
+    /// `ck.grant(action, options)`: only inside a person's gesture (see [`person_gesture`]) and
+    /// never while the SDK performs an element action, only for a soft action; the grant as a
+    /// frozen object.
     pub(crate) fn grant(&self, action: &JsValue, options: &JsValue) -> Result<JsValue, Error> {
         let max = self.engine().config().max_args_bytes;
         let Some(name) = action.as_string() else {
@@ -24,7 +25,9 @@ impl Instance {
             ));
         };
         let options = read_grant_options(options, max)?;
-        let gesture = person_gesture();
+        // The SDK's own element action fires trusted `change`, `input` and `submit` events:
+        // a grant made from them would be the agent's (SPEC §4.2).
+        let gesture = person_gesture() && !self.acting.get();
         let grant = self.engine_mut().grant(&name, &options, gesture, now())?;
         self.drain();
         Ok(grant_js(&grant))

@@ -133,8 +133,12 @@ pub(crate) struct Instance {
     registry: ActionRegistry,
     events: EventBus,
     answers: Answers,
-    /// The card's DOM, made when the first hard call needs it.
-    card: RefCell<Option<CardLayer>>,
+    /// The card's DOM, made when the first hard call needs it. Cloned out of the cell before
+    /// any of its methods runs: they run page code (focus moves), which may call back in.
+    card: RefCell<Option<Rc<CardLayer>>>,
+    /// True while the SDK performs an element action (SPEC §4.2): the events the browser fires
+    /// for it, trusted or not, are nobody's gesture (no grant, no Hand mode, no confirm).
+    acting: Rc<Cell<bool>>,
     /// The passkey prompt open for the visible card, if any.
     prompt: RefCell<Option<OpenPrompt>>,
     /// `defineAction` has warned that a `verify: "passkey"` action has no `passkey` option.
@@ -207,6 +211,7 @@ impl Instance {
                 registry: ActionRegistry::default(),
                 answers: Answers::default(),
                 card: RefCell::new(None),
+                acting: Rc::new(Cell::new(false)),
                 prompt: RefCell::new(None),
                 warned_no_passkey: Cell::new(false),
                 tick: RefCell::new(None),
@@ -444,13 +449,13 @@ impl Instance {
 
     // ---- Hand mode ------------------------------------------------------------------------
 
-    /// Arms Hand mode: only during transient user activation in a visible page, never after
-    /// `dispose()`.
+    /// Arms Hand mode: only during transient user activation in a visible page, not while the
+    /// SDK performs an element action, never after `dispose()`.
     pub(crate) fn arm_hand_mode(&self) -> Result<(), Error> {
         if self.disposed.get() {
             return Err(Error::Disposed);
         }
-        if !user_activation_active() || page_hidden() {
+        if !user_activation_active() || page_hidden() || self.acting.get() {
             return Err(Error::NeedsUserActivation);
         }
         self.set_hand_mode(true);
@@ -591,6 +596,7 @@ impl Instance {
         self.drain();
         self.page_hide.borrow_mut().take();
         self.tick.borrow_mut().take();
+        // Taken out first: closing it returns focus, which runs page code.
         let card = self.card.borrow_mut().take();
         drop(card);
         let was_armed = self.engine().hand_mode();
@@ -619,6 +625,11 @@ impl Instance {
         } else if let Some(me) = held.take() {
             wasm_bindgen_futures::spawn_local(async move { drop(me) });
         }
+    }
+
+    /// The card layer, if made: cloned out, so that no borrow is held while it runs page code.
+    fn card(&self) -> Option<Rc<CardLayer>> {
+        self.card.borrow().clone()
     }
 
     /// Who is at the keyboard, from the `approver` option; `None` when absent or malformed.

@@ -147,8 +147,8 @@ impl Instance {
 
     /// Tells the visible card its prompt ended without confirming; the card re-arms.
     fn passkey_failed(&self, status: PasskeyStatus) {
-        if let Some(card) = self.card.borrow_mut().as_mut() {
-            card.passkey_failed(status, self.options.arm_delay_ms);
+        if let Some(card) = self.card() {
+            card.passkey_failed(status);
         }
     }
 

@@ -120,13 +120,13 @@ impl Instance {
             Effect::UpdateCard {
                 position, total, ..
             } => {
-                if let Some(card) = self.card.borrow_mut().as_mut() {
+                if let Some(card) = self.card() {
                     card.update_position(position, total);
                 }
             }
             Effect::CloseCard { proposal } => {
                 self.end_prompt(Some(proposal));
-                if let Some(card) = self.card.borrow_mut().as_mut() {
+                if let Some(card) = self.card() {
                     card.close();
                 }
             }
@@ -188,9 +188,13 @@ impl Instance {
             .with(run.action, |a| (a.run.clone(), a.element.clone()));
         let function = match pieces {
             Some((_, Some(target))) => {
-                // Hand mode is checked again: the operation touches the page now.
+                // Hand mode is checked again: the operation touches the page now. While it
+                // does, the events it makes the browser fire are nobody's gesture.
                 let result = if self.engine().hand_mode() {
-                    element::act(&target, &run.args)
+                    let was_acting = self.acting.replace(true);
+                    let result = element::act(&target, &run.args);
+                    self.acting.set(was_acting);
+                    result
                 } else {
                     Err(Error::HandModeOff)
                 };
@@ -272,34 +276,48 @@ impl Instance {
             notice,
             passkey: req.verify == Some(Verify::Passkey),
         };
-        let mut slot = self.card.borrow_mut();
-        if slot.is_none() {
-            let Some(container) = self.sdk_parent(None) else {
-                return;
-            };
-            match CardLayer::new(&container, &self.options.labels) {
-                Ok(layer) => *slot = Some(layer),
-                Err(e) => {
-                    web_sys::console::error_2(&"coworkkit: could not draw the card".into(), &e);
-                    return;
-                }
-            }
-        }
+        let Some(card) = self.card().or_else(|| self.make_card()) else {
+            return;
+        };
         let (weak, proposal) = (self.me.clone(), req.proposal);
         let on_decision: Rc<dyn Fn(Decision)> = Rc::new(move |decision| {
             if let Some(inst) = weak.upgrade() {
                 inst.decide(proposal, decision);
             }
         });
-        if let Some(card) = slot.as_mut() {
-            if let Err(e) = card.show(model, self.options.arm_delay_ms, on_decision) {
-                web_sys::console::error_2(&"coworkkit: could not show the card".into(), &e);
-            }
+        if let Err(e) = card.show(model, on_decision) {
+            web_sys::console::error_2(&"coworkkit: could not show the card".into(), &e);
         }
     }
 
+    /// Makes the card's DOM, on first use. Appending its host may run page code (a custom
+    /// element of that name): no borrow is held meanwhile, and a layer made by a call that came
+    /// back in meanwhile is the one kept.
+    fn make_card(&self) -> Option<Rc<CardLayer>> {
+        let container = self.sdk_parent(None)?;
+        let made = CardLayer::new(
+            &container,
+            &self.options.labels,
+            self.options.arm_delay_ms,
+            self.acting.clone(),
+        );
+        let layer = match made {
+            Ok(layer) => Rc::new(layer),
+            Err(e) => {
+                web_sys::console::error_2(&"coworkkit: could not draw the card".into(), &e);
+                return None;
+            }
+        };
+        let existing = self.card();
+        if existing.is_some() || self.disposed.get() {
+            return existing; // `layer` is dropped here, with no borrow held.
+        }
+        *self.card.borrow_mut() = Some(layer.clone());
+        Some(layer)
+    }
+
     /// A decision from the card. The card has already checked that a Confirm came from a
-    /// trusted click after the arm delay. A passkey card's Confirm starts its prompt.
+    /// person's armed, trusted input (SPEC §4.2). A passkey card's Confirm starts its prompt.
     fn decide(&self, proposal: ProposalId, decision: Decision) {
         let passkey = self.engine().proposal_verify(proposal) == Some(Verify::Passkey);
         match decision {
