@@ -59,7 +59,10 @@ fn a_restart_waits_for_a_new_frame_and_a_full_delay() {
     assert!(!arming.armed(5000.0, at_rest()));
     assert_eq!(arming.painted(5000.0, at_rest()), Some(5000.0 + DELAY));
     assert!(!arming.armed(5000.0 + DELAY - 1.0, at_rest()));
-    assert_eq!(press_and_click(&mut arming, 5000.0 + DELAY), Verdict::Confirm);
+    assert_eq!(
+        press_and_click(&mut arming, 5000.0 + DELAY),
+        Verdict::Confirm
+    );
 }
 
 #[test]
@@ -253,11 +256,17 @@ fn a_card_that_moved_is_not_armed() {
     for geometry in moved {
         let mut arming = painted();
         assert!(!arming.armed(1600.0, geometry));
-        assert_eq!(arming.pointer_down(1600.0, true, geometry), Verdict::Ignored);
+        assert_eq!(
+            arming.pointer_down(1600.0, true, geometry),
+            Verdict::Ignored
+        );
         let mut arming = painted();
         assert!(arming.moved(geometry));
         assert!(!arming.armed(1600.0, at_rest()));
-        assert!(!arming.moved(geometry), "a waiting card has nothing to compare");
+        assert!(
+            !arming.moved(geometry),
+            "a waiting card has nothing to compare"
+        );
     }
     let mut arming = painted();
     assert!(!arming.moved(at_rest()));

@@ -382,10 +382,7 @@ fn tab_stays_inside_the_card() {
     // With Confirm disabled, the field and Cancel are the stops.
     let (_log, on_decision) = recorder();
     layer
-        .show(
-            model("s").restrict_to(&["owner".to_string()]),
-            on_decision,
-        )
+        .show(model("s").restrict_to(&["owner".to_string()]), on_decision)
         .unwrap();
     press_tab(&cancel, false);
     assert_eq!(root.active_element().as_ref(), Some(&reason));
@@ -558,9 +555,7 @@ async fn on_decision_may_show_the_next_card_or_drop_the_layer() {
             let mut layer = slot.borrow_mut();
             let layer = layer.as_mut().unwrap();
             layer.close();
-            layer
-                .show(model("second"), on_second.clone())
-                .unwrap();
+            layer.show(model("second"), on_second.clone()).unwrap();
         })
     };
     slot.borrow_mut()

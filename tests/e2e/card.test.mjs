@@ -154,8 +154,10 @@ test("Cancel, Escape and Enter on the initially focused button each cancel", { t
   assert.deepEqual(reasons, [["cancelled", "cancelled_by_user"], ["cancelled", "cancelled_by_user"], ["cancelled", "cancelled_by_user"]]);
 });
 
-test("Tab and Shift+Tab stay inside the card (the reason field, Cancel, Confirm); Space on Confirm confirms", { timeout: TEST_TIMEOUT }, async () => {
-  const p = await page();
+test("Tab and Shift+Tab stay inside the card (the reason field, Cancel, Confirm); Space on Confirm confirms once focus was brought there in the armed card", { timeout: TEST_TIMEOUT }, async () => {
+  // A long delay, so that every Tab below lands while the card is not armed yet, however slow
+  // the machine.
+  const p = await page({ armDelayMs: 1500 });
   await p.evaluate(() => window.hard("resetPassword"));
   const key = await p.evaluate(() => window.call("resetPassword"));
   await waitCard(p, (s) => s.open && s.focused === "cancel");
@@ -169,7 +171,17 @@ test("Tab and Shift+Tab stay inside the card (the reason field, Cancel, Confirm)
     seen.push((await cardState(p)).focused);
   }
   assert.deepEqual(seen, ["confirm", "reason", "cancel", "confirm", "cancel", "reason", "confirm"]);
-  await armed();
+  // Focus reached Confirm while the card was not armed yet: a key there does nothing, and
+  // starts the delay again (SPEC §4.2: focus must be brought to Confirm in the armed card).
+  await sleep(1800);
+  await p.keyboard.press("Space");
+  await sleep(200);
+  assert.equal(await outcome(p, key), null, "Space on a Confirm focused before arming");
+  // Brought there again once armed, it confirms.
+  await sleep(1800);
+  await p.keyboard.press("Shift+Tab");
+  await p.keyboard.press("Tab");
+  assert.equal((await cardState(p)).focused, "confirm");
   await p.keyboard.press("Space");
   assert.equal((await waitOutcome(p, key)).gate, "confirmed");
   assert.equal(await runs(p, "resetPassword"), 1);

@@ -128,10 +128,18 @@ export async function cardState(page) {
       countdown: text("countdown"),
       position: text("position"),
       confirmDisabled: part("confirm")?.disabled,
+      // Confirm would count an input now (SPEC §4.2: armed from a painted frame, re-armed on
+      // every change).
+      armed: part("confirm")?.getAttribute("data-armed") === "true",
       focused: a ? a.getAttribute("part") : null,
     };
   });
   return state ?? { present: false, open: false };
+}
+
+/** Waits until the open card's Confirm is armed, as a person waits until it looks ready. */
+export function waitArmed(page, timeout = 5000) {
+  return waitCard(page, (s) => s.open && s.armed, timeout);
 }
 
 /** Waits until `predicate(await cardState(page))` holds, polling. */

@@ -32,11 +32,13 @@ impl Parts {
 
     /// Where the window, the card and Confirm are now.
     fn geometry(&self) -> Geometry {
-        let screen = |v: Result<wasm_bindgen::JsValue, _>| {
-            v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0)
-        };
+        let screen =
+            |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
         Geometry {
-            window: (screen(self.window.screen_x()), screen(self.window.screen_y())),
+            window: (
+                screen(self.window.screen_x()),
+                screen(self.window.screen_y()),
+            ),
             confirm: rect(self.confirm.get_bounding_client_rect()),
             card: rect(self.dialog.get_bounding_client_rect()),
         }
@@ -66,9 +68,7 @@ impl Parts {
         if !self.dialog.open() {
             return;
         }
-        let document = self.window.document();
-        let hidden = document.as_ref().is_none_or(|d| d.hidden());
-        let unfocused = !document.is_some_and(|d| d.has_focus().unwrap_or(false));
+        let (hidden, unfocused) = self.attention();
         let summary = &self.summary;
         let overflows = summary.scroll_height() > summary.client_height() + 1;
         let unread = overflows && !self.card.read_to_end.get() && !self.scrolled_to_end();
@@ -129,12 +129,31 @@ impl Parts {
             >= f64::from(summary.scroll_height()) - 1.0
     }
 
+    /// Whether the document is hidden, and whether the window lacks focus, now.
+    fn attention(&self) -> (bool, bool) {
+        let document = self.window.document();
+        let hidden = document.as_ref().is_none_or(|d| d.hidden());
+        let unfocused = !document.is_some_and(|d| d.has_focus().unwrap_or(false));
+        (hidden, unfocused)
+    }
+
     /// The card's tick: if the window, the card or Confirm moved or changed size since the
-    /// frame the delay counts from, it starts again.
+    /// frame the delay counts from, or the page was hidden, shown, focused or left without an
+    /// event saying so, the delay starts again.
     pub(super) fn check_place(self: &Rc<Self>) {
         let geometry = self.geometry();
-        let moved = self.arming.borrow_mut().moved(geometry);
-        if moved {
+        let (hidden, unfocused) = self.attention();
+        let changed = {
+            let mut arming = self.arming.borrow_mut();
+            let moved = arming.moved(geometry);
+            let seen_before = (arming.holds(Hold::Hidden), arming.holds(Hold::Unfocused));
+            if seen_before != (hidden, unfocused) {
+                arming.set_hold(Hold::Hidden, hidden);
+                arming.set_hold(Hold::Unfocused, unfocused);
+            }
+            moved || seen_before != (hidden, unfocused)
+        };
+        if changed {
             self.disarm();
         }
     }
@@ -216,18 +235,25 @@ impl Parts {
                 }
             }
             Input::Key => self.key(event.unchecked_into()),
+            // Only the browser's own events: a script's `scroll`, `blur` or `focus` proves
+            // nothing, and must not hold the card disarmed either.
             Input::Scroll => {
-                if !self.card.read_to_end.get() && self.scrolled_to_end() {
+                if event.is_trusted() && !self.card.read_to_end.get() && self.scrolled_to_end() {
                     self.card.read_to_end.set(true);
-                    self.arming.borrow_mut().set_hold(Hold::Unread, false);
-                    self.disarm();
+                    let held = self.arming.borrow().holds(Hold::Unread);
+                    if held {
+                        self.arming.borrow_mut().set_hold(Hold::Unread, false);
+                        self.disarm();
+                    }
                 }
             }
             // The window lost or gained focus, or the page was hidden or shown: whatever the
             // person saw before, the delay counts from the next frame they can see.
             Input::Attention => {
-                self.arming.borrow_mut().restart();
-                self.disarm();
+                if event.is_trusted() {
+                    self.arming.borrow_mut().restart();
+                    self.disarm();
+                }
             }
         }
     }

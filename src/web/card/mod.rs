@@ -81,7 +81,6 @@
 //! Confirm carries `data-armed="false"` and `aria-disabled="true"` while it is not armed (drawn
 //! darker, never at lower contrast) and `"true"` after.
 
-
 mod guard;
 
 use std::cell::{Cell, RefCell};
@@ -625,9 +624,17 @@ impl CardLayer {
     /// Updates the "2 of 3" line and "Cancel all N" (hidden when `total` ≤ 1); `position`
     /// is 1-based. A change starts the arm delay again.
     pub fn update_position(&self, position: usize, total: usize) {
-        let before = (self.parts.position.text_content(), self.parts.cancel_all.hidden());
+        let before = (
+            self.parts.position.text_content(),
+            self.parts.cancel_all.hidden(),
+        );
         self.parts.show_position(position, total);
-        if before != (self.parts.position.text_content(), self.parts.cancel_all.hidden()) {
+        if before
+            != (
+                self.parts.position.text_content(),
+                self.parts.cancel_all.hidden(),
+            )
+        {
             self.parts.content_changed();
         }
     }

@@ -16,7 +16,7 @@
 // `PublicKeyCredential` (its feature list has no Web Authentication switch), and WebKitWebDriver
 // leaves `webauthn:virtualAuthenticators` out of the session it creates and answers the WebDriver
 // WebAuthn extension's commands "unknown command"; `page.webauthn` says so from that answer.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { Builder, By, Key, Origin } from "selenium-webdriver";
 import { PART_CALL, evaluateExpression, source, encode, unwrap } from "./codec.mjs";
@@ -91,6 +91,7 @@ export async function launch({ args = [] } = {}) {
         authenticators: webDriverAuthenticators(webDriverClient(url), session.getId()),
       });
       await page.setViewport(viewport?.width ?? 1280, viewport?.height ?? 720);
+      await focusWindow(xvfb.display);
       return page;
     },
     async close() {
@@ -100,6 +101,24 @@ export async function launch({ args = [] } = {}) {
       process.off("exit", orphans);
     },
   };
+}
+
+/**
+ * Gives the MiniBrowser's window the X input focus, as a person's browser window has it. Xvfb
+ * runs no window manager, so no window is ever focused by itself, and WebKit then reports
+ * `document.hasFocus()` false, which keeps the SDK's card from arming (SPEC §4.2: armed only
+ * while the window is focused). xdotool (Debian's package, installed by scripts/setup) sets the
+ * focus; of the MiniBrowser's windows only the top-level one accepts it.
+ */
+async function focusWindow(display) {
+  const env = { ...process.env, DISPLAY: display };
+  const run = (args) => new Promise((resolve) => {
+    execFile("xdotool", args, { env, timeout: 5000 }, (error, stdout) => resolve(error ? null : stdout));
+  });
+  const ids = ((await run(["search", "--onlyvisible", "--class", "MiniBrowser"])) ?? "").split("\n").filter(Boolean);
+  let focused = false;
+  for (const id of ids) focused = (await run(["windowfocus", "--sync", id])) !== null || focused;
+  if (!focused) throw new Error(`webkit: could not focus the MiniBrowser window on ${display} (is xdotool installed?)`);
 }
 
 async function webkitVersion(display) {
