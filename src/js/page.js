@@ -51,9 +51,9 @@
  * - Rows, newest first: time, action, control badge, gate badge, the assurance (what stood
  *   behind the decision: the record's word, read out as "assurance <word>", its meaning as the
  *   title), the door (`invoke`, `tool_call` or `webmcp`), outcome, duration, the person's words
- *   for a no (`note`, quoted),
- *   the grant a soft call fired on, and the arguments in a `<details>`. The last `ROWS_MAX` rows
- *   are kept; older ones leave the page (the counts keep going).
+ *   for a no (`note`, quoted), the grant a soft call fired on, and the arguments in a
+ *   `<details>`. The last `ROWS_MAX` rows are kept; older ones leave the page (the counts keep
+ *   going).
  * - Filter buttons (All and one per recorded gate, `aria-pressed`), each with the count of
  *   records of that gate since the panel was mounted.
  * - "Copy JSON Lines" writes the kept rows that pass the filter, oldest first, one
@@ -68,9 +68,9 @@
  * `--ck-radius`, `--ck-font`) and `--ck-watch-height` (default `24rem`). Parts: `panel`,
  * `heading`, `copy`, `filters`, `filter`, `count`, `rows`, `row`, `time`, `action`,
  * `chip control` (with `data-control`), `chip gate` (with `data-gate`), `assurance` (with
- * `data-assurance`), `via` (with `data-via`), `outcome`, `duration`, `note`, `grant`, `args`; for the grants, `grants`,
- * `grant-row` (with `data-grant`, its id), `grant-action`, `grant-match`, `grant-uses`,
- * `grant-until`, `revoke`.
+ * `data-assurance`), `via` (with `data-via`), `outcome`, `duration`, `note`, `grant`, `args`;
+ * for the grants, `grants`, `grant-row` (with `data-grant`, its id), `grant-action`,
+ * `grant-match`, `grant-uses`, `grant-until`, `revoke`.
  */
 import {
   OP_CLICK, OP_FILL, OP_SELECT, ELEMENT_MISSING, ELEMENT_DETACHED, ELEMENT_OWN_DOM, ELEMENT_INERT,
