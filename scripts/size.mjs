@@ -1,6 +1,6 @@
 // Prints the shipped bytes of a built package (wasm + JS): raw and gzip -9; and, measured on
 // its own (SPEC §9's budget is the root entry's), what the second entry coworkkit/inline ships.
-// `--check` makes it exit 1 when the gzip total exceeds SPEC §9's budget (96 KB), or
+// `--check` makes it exit 1 when the gzip total exceeds SPEC §9's budget (112 KB), or
 // `--ceiling N` bytes when given (the ratchet kept in scripts/test: the size last set + 1 KB),
 // or when coworkkit/inline ships more than INLINE_MARGIN over the root entry.
 // `shippedFiles(dir)` is also what the benchmark counts.
@@ -13,8 +13,8 @@ import { fileURLToPath } from "node:url";
  * The files of a built package that a browser loads: the wasm and the JS (the glue, with the
  * modules of src/js/ bundled in; an unbundled build's snippets/ count too).
  */
-/** SPEC §9: what the root entry ships, gzip -9, at most 96 KB. */
-export const BUDGET = 96 * 1024;
+/** SPEC §9: what the root entry ships, gzip -9, at most 112 KB (114,688 B). */
+export const BUDGET = 112 * 1024;
 
 /**
  * What coworkkit/inline may ship beyond the root entry, gzip -9: the README promises about the

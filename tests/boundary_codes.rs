@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use coworkkit::core::control::{Control, ControlSource};
 use coworkkit::core::error::CODES;
-use coworkkit::core::record::{Gate, Via, STATUSES};
+use coworkkit::core::record::{Assurance, Gate, Via, STATUSES};
 use coworkkit::core::tape::{self, Shape};
 use coworkkit::core::value::MAX_DEPTH;
 
@@ -139,6 +139,7 @@ fn rust_codes() -> Vec<(&'static str, Code)> {
         ),
         ("VIAS", names(Via::ALL.map(Via::as_str))),
         ("STATUSES", names(STATUSES)),
+        ("ASSURANCES", names(Assurance::ALL.map(Assurance::as_str))),
         ("CODES", names(CODES)),
         ("MAX_FIELD_BYTES", Code::Int(tape::MAX_FIELD_BYTES as u64)),
     ];
@@ -212,8 +213,8 @@ fn every_code_that_crosses_is_the_same_on_both_sides() {
     }
 }
 
-/// The numbers that cross for gates, levels and doors are the enums' discriminants, in the
-/// order the name lists give.
+/// The numbers that cross for gates, levels, doors and assurances are the enums'
+/// discriminants, in the order the name lists give.
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn enum_numbers_are_their_positions_in_the_lists() {
@@ -228,5 +229,8 @@ fn enum_numbers_are_their_positions_in_the_lists() {
     }
     for (i, via) in Via::ALL.iter().enumerate() {
         assert_eq!(*via as usize, i, "{via:?}");
+    }
+    for (i, assurance) in Assurance::ALL.iter().enumerate() {
+        assert_eq!(*assurance as usize, i, "{assurance:?}");
     }
 }

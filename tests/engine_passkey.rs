@@ -11,7 +11,7 @@ use coworkkit::core::error::Error;
 use coworkkit::core::passkey::{
     assertion_accepted, rp_id_is_domain, Refusal, Verification, Verify,
 };
-use coworkkit::core::record::Gate;
+use coworkkit::core::record::{Assurance, Gate};
 use engine_support::{admin, v, viewer, Harness};
 
 const T0: f64 = 1_000_000.0;
@@ -136,6 +136,7 @@ fn an_assertion_over_the_last_statement_runs_it_once_with_the_receipt() {
     let recorded = record.verification.as_ref().expect("verification");
     assert_eq!(recorded.credential_id, "cred-1");
     assert_eq!(recorded.nonce, statement.nonce);
+    assert_eq!(record.assurance, Assurance::Passkey);
     assert_eq!(h.runs().len(), 1);
 }
 
@@ -327,6 +328,7 @@ mod property {
     use coworkkit::core::control::Control;
     use coworkkit::core::engine::{ActionDef, CallRef, CancelReason, Config, Effect, ProposalId};
     use coworkkit::core::passkey::{Verification, Verify};
+    use coworkkit::core::record::{Assurance, RecordOutcome};
     use proptest::prelude::*;
 
     use super::engine_support::Harness;
@@ -462,6 +464,10 @@ mod property {
                         if let Some(v) = &r.verification {
                             prop_assert_eq!(Some(&v.nonce), confirmed_with.get(&r.call_id));
                         }
+                        // It ran only on its assertion: `passkey`; else nothing decided it.
+                        let ran = !matches!(r.outcome, RecordOutcome::NotRun);
+                        let expected = if ran { Assurance::Passkey } else { Assurance::None };
+                        prop_assert_eq!(r.assurance, expected, "assurance of {}", r.call_id);
                     }
                 }
             }

@@ -20,7 +20,7 @@ use coworkkit::core::engine::{
 };
 use coworkkit::core::error::Error;
 use coworkkit::core::grant::{GrantOptions, DEFAULT_TTL_MS, MAX_TTL_MS};
-use coworkkit::core::record::{Approver, Gate, RecordOutcome, Via};
+use coworkkit::core::record::{Approver, Assurance, Gate, RecordOutcome, Via};
 use coworkkit::core::schema::Schema;
 use coworkkit::core::value::Value;
 use engine_support::{v, Consent, SeededEntropy};
@@ -237,6 +237,9 @@ struct Model {
     seen: BTreeSet<String>,
     /// The grant each call that ran on one spent, for its record to name.
     granted_runs: BTreeMap<CallRef, GrantId>,
+    /// What let each call run, as the model saw it decided (the step that started it): the
+    /// assurance its record must carry.
+    run_assurance: BTreeMap<CallRef, Assurance>,
     disposed: bool,
 }
 
@@ -322,6 +325,7 @@ impl Model {
             next_result: 0,
             seen: BTreeSet::new(),
             granted_runs: BTreeMap::new(),
+            run_assurance: BTreeMap::new(),
             disposed: false,
         }
     }
@@ -595,7 +599,7 @@ impl Model {
                     if ACTIONS[index].3 {
                         prop_assert!(self.hand_mode, "element action ran with Hand mode off");
                     }
-                    match control {
+                    let assurance = match control {
                         Control::Hard => {
                             let Step::Confirmed { proposal, role } = &step else {
                                 return Err(TestCaseError::fail("hard Run without a confirm"));
@@ -612,6 +616,8 @@ impl Model {
                                 approver.as_ref().and_then(|a| a.role.clone()),
                                 role.clone()
                             );
+                            // The pool has no passkey action: a trusted click is all there is.
+                            Assurance::Input
                         }
                         Control::Soft => match &step {
                             Step::Invoke {
@@ -627,6 +633,7 @@ impl Model {
                                     (call_id, name, args),
                                     self.now,
                                 )?;
+                                Assurance::Agent
                             }
                             // A first call: only a grant the app made can let it through.
                             Step::Invoke {
@@ -641,6 +648,7 @@ impl Model {
                                 let grant = self.consent.grant_run(name, args, self.now)?;
                                 self.granted_runs.insert(*call, grant);
                                 self.seen.insert("run:granted".into());
+                                Assurance::Grant
                             }
                             _ => {
                                 return Err(TestCaseError::fail(
@@ -653,8 +661,10 @@ impl Model {
                                 matches!(step, Step::Invoke { .. }),
                                 "open Run outside invoke"
                             );
+                            Assurance::None
                         }
-                    }
+                    };
+                    self.run_assurance.insert(*call, assurance);
                 }
                 Effect::Record(record) => {
                     self.seen.insert(format!("gate:{}", record.gate.as_str()));
@@ -689,6 +699,24 @@ impl Model {
                         RecordOutcome::Ok { .. } | RecordOutcome::Error { .. } => true,
                         RecordOutcome::NotRun => false,
                     };
+                    // SPEC §6: what let it run, whether `run` succeeded or threw; none when it
+                    // never ran (every arrival record among them).
+                    let expected = match record.call {
+                        Some(call) if ran => self.run_assurance.get(&call).copied(),
+                        _ => Some(Assurance::None),
+                    };
+                    prop_assert_eq!(
+                        Some(record.assurance),
+                        expected,
+                        "assurance of {:?}",
+                        record
+                    );
+                    self.seen.insert(format!(
+                        "assurance:{}:{}:{}",
+                        record.gate.as_str(),
+                        record.outcome.status(),
+                        record.assurance.as_str()
+                    ));
                     match record.call {
                         Some(call) => {
                             prop_assert!(self.recorded.insert(call), "two records for one call");
@@ -901,6 +929,18 @@ fn random_sequences_reach_every_gate_and_refusal() {
         "grant:disposed",
         "run:granted",
         "cancel_all:several",
+        "assurance:fired:ok:none",
+        "assurance:fired:error:none",
+        "assurance:fired:ok:grant",
+        "assurance:fired:error:grant",
+        "assurance:confirmed:ok:agent",
+        "assurance:confirmed:error:agent",
+        "assurance:confirmed:ok:input",
+        "assurance:confirmed:error:input",
+        "assurance:cancelled:not_run:none",
+        "assurance:timeout:not_run:none",
+        "assurance:rejected:not_run:none",
+        "assurance:needs_hand_mode:not_run:none",
     ] {
         assert!(
             seen.contains(expected),

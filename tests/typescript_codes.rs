@@ -1,11 +1,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! The TypeScript `ErrorCode` (src/web/types.rs, shipped in coworkkit.d.ts) names exactly the
-//! codes an outcome, a record's `reason` or a thrown error can carry.
+//! codes an outcome, a record's `reason` or a thrown error can carry, and its `Assurance` exactly
+//! the assurances a record can carry.
 
 use std::collections::BTreeSet;
 
 use coworkkit::core::engine::CancelReason;
 use coworkkit::core::error::{code_number, Error, CODES};
+use coworkkit::core::record::Assurance;
 
 /// One of every error; the `match` stops compiling when a variant is added, so the list
 /// cannot fall behind.
@@ -65,10 +67,15 @@ fn every_error() -> Vec<Error> {
 
 /// The string literals of `export type ErrorCode = ...;` in the TypeScript section.
 fn typescript_codes() -> BTreeSet<String> {
+    typescript_union("ErrorCode")
+}
+
+/// The string literals of `export type <name> = ...;` in the TypeScript section.
+fn typescript_union(name: &str) -> BTreeSet<String> {
     let source = include_str!("../src/web/types.rs");
     let start = source
-        .find("export type ErrorCode =")
-        .expect("ErrorCode in types.rs");
+        .find(&format!("export type {name} ="))
+        .unwrap_or_else(|| panic!("{name} in types.rs"));
     let union = &source[start..];
     let union = &union[..union.find(';').expect("the union ends")];
     union
@@ -105,4 +112,10 @@ fn the_typescript_error_code_lists_every_code_and_only_those() {
     assert_eq!(typescript_codes(), codes);
     let listed: BTreeSet<String> = CODES.iter().map(|c| c.to_string()).collect();
     assert_eq!(listed, codes, "core::error::CODES");
+}
+
+#[test]
+fn the_typescript_assurance_lists_every_assurance_and_only_those() {
+    let assurances: BTreeSet<String> = Assurance::ALL.iter().map(|a| a.as_str().into()).collect();
+    assert_eq!(typescript_union("Assurance"), assurances);
 }

@@ -49,6 +49,11 @@ async fn open_action_fires_and_returns_the_result_with_one_record() {
     let record = records.get(0);
     assert_eq!(get(&record, "gate"), "fired");
     assert_eq!(get(&record, "controlSource"), "default");
+    assert_eq!(
+        get(&record, "assurance"),
+        "none",
+        "an open call: nothing decided it"
+    );
     assert_eq!(get(&get(&record, "outcome"), "status"), "ok");
     ck.dispose();
 }

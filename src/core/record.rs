@@ -85,6 +85,60 @@ impl Via {
     }
 }
 
+/// What stands behind the decision that let a call run (SPEC §6): its record's `assurance`.
+///
+/// Each says the strongest thing the engine itself saw decide the call, and no more: a soft
+/// token is the agent's word, a trusted click may be an agent that drives the browser's input,
+/// and a passkey proves a verified person answered a prompt over this call's statement, not
+/// which card they read. A call that ran and failed keeps the assurance of what let it run; a
+/// call that never ran has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Assurance {
+    /// Nothing decided it: an open call, or a call that did not run (rejected, cancelled,
+    /// declined, timed out, needs Hand mode).
+    None,
+    /// A soft call confirmed with its token: the agent says the person agreed. The agent holds
+    /// the token, so an agent that lies fires it too.
+    Agent,
+    /// A soft call fired at once by a grant a person made during their own gesture (SPEC §12).
+    Grant,
+    /// A hard card confirmed by trusted input on its armed Confirm: a person, or an agent that
+    /// drives the browser's input (to the page, the two are the same).
+    Input,
+    /// A user-verified passkey assertion over this call's statement, made on this device
+    /// (SPEC §4.1). It does not prove which card the person read: an agent that drives this
+    /// browser can swap the card under their finger.
+    Passkey,
+    /// A user-verified passkey assertion made on another device that drew the call from its
+    /// statement (SPEC §4.3). Reserved: nothing confirms a call this way yet.
+    OtherDevice,
+}
+
+impl Assurance {
+    /// Every assurance, in the order of their numbers (`assurance as u8`, which is what
+    /// crosses to JavaScript: codes.js `ASSURANCES` names them in this order).
+    pub const ALL: [Assurance; 6] = [
+        Assurance::None,
+        Assurance::Agent,
+        Assurance::Grant,
+        Assurance::Input,
+        Assurance::Passkey,
+        Assurance::OtherDevice,
+    ];
+
+    /// `"none"`, `"agent"`, `"grant"`, `"input"`, `"passkey"` or `"other-device"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Assurance::None => "none",
+            Assurance::Agent => "agent",
+            Assurance::Grant => "grant",
+            Assurance::Input => "input",
+            Assurance::Passkey => "passkey",
+            Assurance::OtherDevice => "other-device",
+        }
+    }
+}
+
 /// The person who confirmed a hard card.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Approver {
@@ -189,6 +243,8 @@ pub struct ActionRecord<R> {
     pub via: Via,
     /// The passkey assertion that confirmed a `verify: "passkey"` call that ran.
     pub verification: Option<Verification<R>>,
+    /// What stands behind the decision that let it run; [`Assurance::None`] when it did not.
+    pub assurance: Assurance,
     /// Epoch ms of the first invoke of this call.
     pub started_at: f64,
     /// Epoch ms of settlement.

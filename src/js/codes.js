@@ -90,6 +90,7 @@ export const CONTROLS = /** @type {const} */ (["open", "soft", "hard"]);
 export const CONTROL_SOURCES = /** @type {const} */ (["declared", "default", "destructive_name"]);
 export const VIAS = /** @type {const} */ (["invoke", "tool_call", "webmcp"]);
 export const STATUSES = /** @type {const} */ (["ok", "error", "not_run"]);
+export const ASSURANCES = /** @type {const} */ (["none", "agent", "grant", "input", "passkey", "other-device"]);
 /** Every error code, then the reasons a call is cancelled or timed out with. */
 export const CODES = /** @type {const} */ (["unknown_action", "invalid_args", "args_too_large", "bad_token", "token_expired", "call_id_conflict", "too_many_pending", "element_unavailable", "invalid_spec", "duplicate_action", "not_admin", "run_failed", "needs_user_activation", "disposed", "hand_mode_off", "unknown_proposal", "proposal_not_visible", "model_context_unavailable", "model_context_refused", "passkey_unavailable", "passkey_required", "invalid_grant", "cancelled_by_user", "cancelled_by_app", "action_disposed", "declined", "expired"]);
 
@@ -106,4 +107,5 @@ export const MAX_FIELD_BYTES = 256;
 /** @typedef {typeof CONTROL_SOURCES[number]} ControlSource */
 /** @typedef {typeof VIAS[number]} Via */
 /** @typedef {typeof STATUSES[number]} Status */
+/** @typedef {typeof ASSURANCES[number]} Assurance */
 /** @typedef {typeof CODES[number]} Code */

@@ -12,12 +12,12 @@
  * not obvious (every outcome that is not `ok` carries its own, SPEC §12). Building them from Rust
  * one `Reflect.set` at a time cost a crossing per field.
  *
- * A gate, level, door, status or code comes from Rust as its number (codes.js names each
- * list), so no string of a fixed set is decoded from wasm memory on a call.
+ * A gate, level, door, status, assurance or code comes from Rust as its number (codes.js names
+ * each list), so no string of a fixed set is decoded from wasm memory on a call.
  */
 import {
   SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, GATES, CONTROLS,
-  CONTROL_SOURCES, VIAS, STATUSES, CODES, RUN_RETURNED, RUN_THREW, RUN_LATER,
+  CONTROL_SOURCES, VIAS, STATUSES, ASSURANCES, CODES, RUN_RETURNED, RUN_THREW, RUN_LATER,
 } from "./codes.js";
 
 /** @typedef {import("./codes.js").Gate} Gate */
@@ -25,6 +25,7 @@ import {
 /** @typedef {import("./codes.js").ControlSource} ControlSource */
 /** @typedef {import("./codes.js").Via} Via */
 /** @typedef {import("./codes.js").Status} Status */
+/** @typedef {import("./codes.js").Assurance} Assurance */
 /** @typedef {import("./codes.js").Code} Code */
 /** @typedef {import("./passkey.js").Receipt} Receipt */
 /** @typedef {import("./passkey.js").Verification} Verification */
@@ -151,7 +152,8 @@ export function ckError(code, message) {
 
 /**
  * The action record of SPEC §6, frozen; its `id` is `sessionId` and `seq` joined by a dot, its
- * `outcome` is `ckRecordOutcome` of the four outcome fields; `note` and `grant` only when given.
+ * `outcome` is `ckRecordOutcome` of the four outcome fields; `assurance` always (after
+ * `verification`, as SPEC §6 lists it); `note` and `grant` only when given.
  * @param {number} seq the record's number in its session
  * @param {string} sessionId
  * @param {string} callId
@@ -170,12 +172,13 @@ export function ckError(code, message) {
  * @param {number} startedAt
  * @param {number} settledAt
  * @param {Verification | undefined} verification a `verify: "passkey"` call's (passkey.js `ckVerification`)
+ * @param {number} assurance what let it run, an `ASSURANCES` index (Rust decides it: `core::record::Assurance`)
  * @param {string | undefined} note the person's reason for a no (SPEC §12)
  * @param {string | undefined} grant the id of the grant that let a soft call fire (SPEC §12)
  */
-export function ckRecord(seq, sessionId, callId, action, control, controlSource, gate, status, value, code, message, args, approver, reason, via, startedAt, settledAt, verification, note, grant) {
+export function ckRecord(seq, sessionId, callId, action, control, controlSource, gate, status, value, code, message, args, approver, reason, via, startedAt, settledAt, verification, assurance, note, grant) {
   const outcome = ckRecordOutcome(status, value, code, message);
-  /** @type {{ v: 1, id: string, sessionId: string, callId: string, action: string, control: Control, controlSource: ControlSource, gate: Gate, outcome: unknown, args: unknown, approver?: unknown, reason?: Code, via?: Via, verification?: Verification, note?: string, grant?: string, startedAt?: number, settledAt?: number }} */
+  /** @type {{ v: 1, id: string, sessionId: string, callId: string, action: string, control: Control, controlSource: ControlSource, gate: Gate, outcome: unknown, args: unknown, approver?: unknown, reason?: Code, via?: Via, verification?: Verification, assurance?: Assurance, note?: string, grant?: string, startedAt?: number, settledAt?: number }} */
   const r = {
     v: 1, id: sessionId + "." + seq, sessionId, callId, action, control: CONTROLS[control],
     controlSource: CONTROL_SOURCES[controlSource], gate: GATES[gate], outcome, args,
@@ -184,6 +187,7 @@ export function ckRecord(seq, sessionId, callId, action, control, controlSource,
   if (reason !== undefined) r.reason = CODES[reason];
   r.via = VIAS[via];
   if (verification !== undefined) r.verification = verification;
+  r.assurance = ASSURANCES[assurance];
   if (note !== undefined) r.note = note;
   if (grant !== undefined) r.grant = grant;
   r.startedAt = startedAt;

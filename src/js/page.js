@@ -48,10 +48,12 @@
  * `<coworkkit-watch data-coworkkit="watch">` is drawn into the given element with a closed
  * shadow root (`ckShadowRoot`), every string through `textContent`.
  *
- * - Rows, newest first: time, action, control badge, gate badge, the door (`invoke`,
- *   `tool_call` or `webmcp`), outcome, duration, the person's words for a no (`note`, quoted),
- *   the grant a soft call fired on, and the arguments in a `<details>`. The last `ROWS_MAX` rows
- *   are kept; older ones leave the page (the counts keep going).
+ * - Rows, newest first: time, action, control badge, gate badge, the assurance (what stood
+ *   behind the decision: the record's word, read out as "assurance <word>", its meaning as the
+ *   title), the door (`invoke`, `tool_call` or `webmcp`), outcome, duration, the person's words
+ *   for a no (`note`, quoted), the grant a soft call fired on, and the arguments in a
+ *   `<details>`. The last `ROWS_MAX` rows are kept; older ones leave the page (the counts keep
+ *   going).
  * - Filter buttons (All and one per recorded gate, `aria-pressed`), each with the count of
  *   records of that gate since the panel was mounted.
  * - "Copy JSON Lines" writes the kept rows that pass the filter, oldest first, one
@@ -65,10 +67,10 @@
  * Theming: the card's custom properties (`--ck-bg`, `--ck-fg`, `--ck-muted`, `--ck-accent`,
  * `--ck-radius`, `--ck-font`) and `--ck-watch-height` (default `24rem`). Parts: `panel`,
  * `heading`, `copy`, `filters`, `filter`, `count`, `rows`, `row`, `time`, `action`,
- * `chip control` (with `data-control`), `chip gate` (with `data-gate`), `via` (with
- * `data-via`), `outcome`, `duration`, `note`, `grant`, `args`; for the grants, `grants`,
- * `grant-row` (with `data-grant`, its id), `grant-action`, `grant-match`, `grant-uses`,
- * `grant-until`, `revoke`.
+ * `chip control` (with `data-control`), `chip gate` (with `data-gate`), `assurance` (with
+ * `data-assurance`), `via` (with `data-via`), `outcome`, `duration`, `note`, `grant`, `args`;
+ * for the grants, `grants`, `grant-row` (with `data-grant`, its id), `grant-action`,
+ * `grant-match`, `grant-uses`, `grant-until`, `revoke`.
  */
 import {
   OP_CLICK, OP_FILL, OP_SELECT, ELEMENT_MISSING, ELEMENT_DETACHED, ELEMENT_OWN_DOM, ELEMENT_INERT,
@@ -258,7 +260,8 @@ const WATCH =
   "li{padding:6px 0;border-top:1px solid var(--ln)}li[hidden]{display:none}" +
   "time,[part=outcome],[part=duration]{color:var(--mu);font-variant-numeric:tabular-nums}" +
   "[part=action]{font-weight:600;overflow-wrap:anywhere}" +
-  "[part=via]{font-size:11px;color:var(--mu)}" +
+  "[part=via],[part=assurance]{font-size:11px;color:var(--mu)}" +
+  ".vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}" +
   "[part~=chip]{font-size:11px;padding:0 6px;border:1px solid;border-radius:8px}" +
   "[data-control=hard],span[data-gate=rejected],span[data-gate=cancelled]," +
   "span[data-gate=timeout]{color:var(--ac)}" +
@@ -347,6 +350,7 @@ export const RECORD_GATES = /** @type {const} */ (["fired", "confirmed", "needs_
  * @property {string} action
  * @property {string} control
  * @property {string} gate
+ * @property {string} assurance
  * @property {string} [via]
  * @property {{ status: string, code?: string }} outcome
  * @property {string} [reason]
@@ -368,6 +372,20 @@ export const RECORD_GATES = /** @type {const} */ (["fired", "confirmed", "needs_
  * @property {number} [maxUses]
  * @property {unknown} [match]
  */
+
+/**
+ * What each assurance means, in a line (a row's title over the word; SPEC §6, SECURITY.md's
+ * tier table).
+ * @type {Readonly<Record<string, string>>}
+ */
+export const ASSURANCE_MEANINGS = Object.freeze({
+  none: "Nothing decided it: an open call, or one that never ran",
+  agent: "The agent's word that the person agreed (it holds the soft token)",
+  grant: "A grant the person made let it run",
+  input: "Trusted input confirmed the card: a person, or an agent that drives the browser",
+  passkey: "A verified passkey signed this call's statement on this device",
+  "other-device": "A verified passkey on another device signed this call's statement",
+});
 
 /**
  * `ok`, `error: <code>`, `not run: <reason>` (or `not run`); a passkey-verified call adds
@@ -519,6 +537,10 @@ export class CkWatchPanel {
     el(li, "span", { part: "action" }, record.action);
     el(li, "span", { part: "chip control", "data-control": record.control }, record.control);
     el(li, "span", { part: "chip gate", "data-gate": record.gate }, record.gate);
+    const meaning = ASSURANCE_MEANINGS[record.assurance] ?? "";
+    const assurance = el(li, "span", { part: "assurance", "data-assurance": record.assurance, title: meaning });
+    el(assurance, "span", { class: "vh" }, "assurance ");
+    assurance.append(record.assurance);
     el(li, "span", { part: "via", "data-via": record.via ?? "" }, record.via);
     el(li, "span", { part: "outcome" }, outcomeText(record));
     el(li, "span", { part: "duration" }, durationText((record.settledAt ?? 0) - (record.startedAt ?? 0)));

@@ -211,8 +211,8 @@ extern "C" {
     pub fn error(code: Option<u8>, message: &str) -> JsValue;
 
     /// The action record of SPEC §6, frozen; its `id` is `<sessionId>.<seq>`, its `outcome`
-    /// `{ status, value? }`, `{ status, code, message }` or `{ status }`; `note` and `grant`
-    /// (SPEC §12) only when given.
+    /// `{ status, value? }`, `{ status, code, message }` or `{ status }`; `assurance` always,
+    /// as its number (`Assurance as u8`); `note` and `grant` (SPEC §12) only when given.
     #[wasm_bindgen(js_name = ckRecord)]
     pub fn record(
         seq: f64,
@@ -233,6 +233,7 @@ extern "C" {
         started_at: f64,
         settled_at: f64,
         verification: &JsValue,
+        assurance: u8,
         note: Option<String>,
         grant: Option<String>,
     ) -> JsValue;

@@ -97,6 +97,7 @@ pub(crate) fn record_js(r: &ActionRecord<JsValue>, strings: RecordStrings<'_>) -
         &r.verification.as_ref().map_or(JsValue::UNDEFINED, |v| {
             js::verification(&v.credential_id, &v.receipt)
         }),
+        r.assurance as u8,
         r.note.clone(),
         r.grant.map(|id| id.to_string()),
     )

@@ -30,6 +30,24 @@ export type ErrorCode =
   | "cancelled_by_user" | "cancelled_by_app" | "action_disposed" | "declined" | "expired";
 /** The door a call came through, on its record. */
 export type Via = "invoke" | "tool_call" | "webmcp";
+/**
+ * What stands behind the decision that let a call run, on its record (SPEC §6). Records alone
+ * cannot tell an agent's word from a person's click; this says which the SDK had:
+ * - `"none"`: nothing decided it: an open call, or one that never ran (rejected, cancelled,
+ *   declined, timed out, needs Hand mode).
+ * - `"agent"`: a soft call confirmed with its token. The agent holds its own token: this is
+ *   the agent's word that the person agreed, and an agent that lies gets it too.
+ * - `"grant"`: a soft call fired by a grant a person made during their own gesture.
+ * - `"input"`: a hard card confirmed by trusted input: a person, or an agent that drives the
+ *   browser's input (to the page they are the same).
+ * - `"passkey"`: a user-verified passkey assertion over this call's statement, on this device.
+ *   It proves a verified person answered a prompt over it, not which card they read.
+ * - `"other-device"`: the same, made on another device that drew the call from its statement
+ *   (SPEC §4.3; not built yet, so no record carries it today).
+ *
+ * A call that ran and failed keeps the assurance of what let it run.
+ */
+export type Assurance = "none" | "agent" | "grant" | "input" | "passkey" | "other-device";
 /** Plain JSON data: what arguments must be. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -265,6 +283,8 @@ export interface ActionRecord {
   via: Via;
   /** The passkey that confirmed a `verify: "passkey"` call that ran. */
   verification?: Verification;
+  /** What stands behind the decision that let it run: see {@link Assurance}. */
+  assurance: Assurance;
   /** The person's own words when they said no with a reason (SPEC §12). */
   note?: string;
   /** The id of the remembered grant that let a soft call fire without asking (SPEC §12). */

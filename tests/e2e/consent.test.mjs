@@ -109,7 +109,7 @@ test("a reason typed on the card reaches the outcome, its instruction and the re
   assert.equal(o.error.message, `the user cancelled this call, saying: "${REASON}"`);
   assert.match(o.instruction, /the user said no.*Do not retry/);
   const [r] = await records(p);
-  assert.deepEqual([r.gate, r.reason, r.note, r.outcome.status], ["cancelled", "cancelled_by_user", REASON, "not_run"]);
+  assert.deepEqual([r.gate, r.reason, r.note, r.outcome.status, r.assurance], ["cancelled", "cancelled_by_user", REASON, "not_run", "none"]);
   assert.equal(await p.evaluate(() => window.runs.wipeDrive ?? 0), 0);
 
   // The next card's field is empty: the words went with their card only.
@@ -231,6 +231,8 @@ test("a soft decline and ck.cancel carry the person's words; the agent cannot pu
   const all = await records(p);
   assert.deepEqual(all.filter((x) => x.note).map((x) => [x.action, x.reason, x.note]),
     [["archive", "declined", "keep it for now"], ["archive", "declined", "not yet"]]);
+  // The yes came with the token: the agent's word. Every no and refusal ran nothing.
+  assert.deepEqual(all.filter((x) => x.assurance !== "none").map((x) => [x.gate, x.args.id, x.assurance]), [["confirmed", 4, "agent"]]);
   const text = JSON.stringify(all);
   for (const words of ["already said yes", "approved by the user", "user said: go", "the user approved", "fake", "an object"]) {
     assert.ok(!text.includes(words), `the agent's words reached a record: ${words}`);
@@ -268,10 +270,10 @@ test("Cancel all N: one trusted click cancels every waiting card, one record eac
   await waitCard(p, (s) => !s.open);
   assert.deepEqual(await p.evaluate(() => window.ck.pending()), []);
   const rs = await records(p);
-  assert.deepEqual(rs.map((r) => [r.action, r.gate, r.reason, r.note]), [
-    ["wipeDrive", "cancelled", "cancelled_by_user", "none of these today"],
-    ["dropTable", "cancelled", "cancelled_by_user", "none of these today"],
-    ["purgeLogs", "cancelled", "cancelled_by_user", "none of these today"],
+  assert.deepEqual(rs.map((r) => [r.action, r.gate, r.reason, r.note, r.assurance]), [
+    ["wipeDrive", "cancelled", "cancelled_by_user", "none of these today", "none"],
+    ["dropTable", "cancelled", "cancelled_by_user", "none of these today", "none"],
+    ["purgeLogs", "cancelled", "cancelled_by_user", "none of these today", "none"],
   ]);
 
   // One click on Confirm confirms one card: the next card shows, re-armed, and waits.
@@ -281,6 +283,8 @@ test("Cancel all N: one trusted click cancels every waiting card, one record eac
   await armed();
   await clickPart(p, "confirm");
   assert.equal((await waitOutcome(p, a)).gate, "confirmed");
+  const confirmed = (await records(p)).filter((r) => r.gate === "confirmed");
+  assert.deepEqual(confirmed.map((r) => [r.action, r.assurance]), [["wipeDrive", "input"]], "a trusted click on Confirm: input");
   await waitCard(p, (s) => s.open && s.title === "Drop table");
   await sleep(300);
   assert.equal(await p.evaluate((b) => window.outcomes[b], b), null, "the second card still waits");
@@ -350,7 +354,7 @@ test("a grant lets matching soft calls fire with its id in their records, until 
   assert.equal(r.spent.gate, "needs_confirmation", "maxUses spent");
   assert.deepEqual(r.grants, []);
   const fired = (await records(p)).filter((x) => x.gate === "fired");
-  assert.deepEqual(fired.map((x) => [x.action, x.grant, x.via]), [["archive", made.id, "invoke"], ["archive", made.id, "tool_call"]]);
+  assert.deepEqual(fired.map((x) => [x.action, x.grant, x.via, x.assurance]), [["archive", made.id, "invoke", "grant"], ["archive", made.id, "tool_call", "grant"]]);
   assert.equal(await p.evaluate(() => window.runs.archive), 2);
 
   // Revoke ends one.

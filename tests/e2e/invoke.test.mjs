@@ -40,7 +40,7 @@ test("soft: the first call asks, the token fires it once, with the original call
     const second = await ck.invoke({ name: "archiveThread", args: { opts: { b: 2, a: 1 }, id: "t1" }, callId: "call_2", confirmToken: first.confirmToken });
     const replay = await ck.invoke({ name: "archiveThread", args: { id: "t1", opts: { a: 1, b: 2 } }, callId: "call_3", confirmToken: first.confirmToken });
     const alias = await ck.invoke({ name: "archiveThread", args: { id: "t1", opts: { a: 1, b: 2 } }, callId: "call_2" });
-    return { first, second, replay, alias, runs: runs.archiveThread, records: records.map((r) => [r.callId, r.gate]) };
+    return { first, second, replay, alias, runs: runs.archiveThread, records: records.map((r) => [r.callId, r.gate, r.assurance]) };
   });
   assert.equal(r.first.gate, "needs_confirmation");
   assert.equal(r.first.ok, false);
@@ -52,7 +52,7 @@ test("soft: the first call asks, the token fires it once, with the original call
   assert.deepEqual(r.replay, r.second, "replaying a used token returns the terminal outcome");
   assert.deepEqual(r.alias, r.second, "the confirming call's own id is an alias");
   assert.equal(r.runs, 1);
-  assert.deepEqual(r.records, [["call_1", "confirmed"]]);
+  assert.deepEqual(r.records, [["call_1", "confirmed", "agent"]], "the token is the agent's word: assurance agent");
 });
 
 test("soft: a token with other args, another action, or forged fires nothing; decline cancels; expiry times out", { timeout: TEST_TIMEOUT }, async () => {
@@ -70,7 +70,7 @@ test("soft: a token with other args, another action, or forged fires nothing; de
     return {
       codes: [otherArgs, otherAction, forged].map((o) => o.error?.code),
       declined: declined.gate, late: [late.gate, late.error?.code], runs: runs.archiveA ?? 0,
-      records: records.map((r) => [r.gate, r.reason]),
+      records: records.map((r) => [r.gate, r.reason, r.assurance]),
     };
   });
   assert.deepEqual(r.codes, ["bad_token", "bad_token", "bad_token"]);
@@ -80,6 +80,8 @@ test("soft: a token with other args, another action, or forged fires nothing; de
   const gates = r.records.map(([g]) => g);
   assert.deepEqual(gates.filter((g) => g === "timeout").length, 1, "an unused token times out on its own, with a record");
   assert.ok(r.records.some(([g, reason]) => g === "cancelled" && reason === "declined"));
+  assert.ok(r.records.length >= 6, "three bad tokens, a decline, a timeout, an expired token");
+  assert.deepEqual(r.records.filter(([, , a]) => a !== "none"), [], "nothing ran: assurance none on each");
 });
 
 test("idempotency: the same callId runs once; other args conflict; a rejected call is judged afresh", { timeout: TEST_TIMEOUT }, async () => {
@@ -91,7 +93,7 @@ test("idempotency: the same callId runs once; other args conflict; a rejected ca
     const conflict = await ck.invoke({ name: "addTask", args: { title: "y" }, callId: "k" });
     const bad = await ck.invoke({ name: "addTask", args: { title: 5 }, callId: "r" });
     const fixed = await ck.invoke({ name: "addTask", args: { title: "5" }, callId: "r" });
-    return { oa, ob, conflict, bad, fixed, runs: runs.addTask, records: records.map((r) => [r.callId, r.gate, r.reason ?? null]) };
+    return { oa, ob, conflict, bad, fixed, runs: runs.addTask, records: records.map((r) => [r.callId, r.gate, r.reason ?? null, r.assurance]) };
   });
   assert.deepEqual(r.oa, r.ob);
   assert.equal(r.runs, 2);
@@ -99,7 +101,7 @@ test("idempotency: the same callId runs once; other args conflict; a rejected ca
   assert.equal(r.bad.error.code, "invalid_args");
   assert.match(r.bad.error.message, /args\.title/);
   assert.equal(r.fixed.gate, "fired");
-  assert.deepEqual(r.records, [["k", "fired", null], ["k", "rejected", "call_id_conflict"], ["r", "rejected", "invalid_args"], ["r", "fired", null]]);
+  assert.deepEqual(r.records, [["k", "fired", null, "none"], ["k", "rejected", "call_id_conflict", "none"], ["r", "rejected", "invalid_args", "none"], ["r", "fired", null, "none"]], "open or not run: assurance none");
 });
 
 test("hostile args never throw: every one is a rejected outcome with a code", { timeout: TEST_TIMEOUT }, async () => {
@@ -306,7 +308,7 @@ test("run that throws or rejects is run_failed and never retried; shareResult an
     const again = await ck.invoke({ name: "boom", callId: "b" });
     const b = await ck.invoke({ name: "later" });
     const s = await ck.invoke({ name: "secret" });
-    return { a, again, b, s, n, outcomes: records.map((r) => r.outcome) };
+    return { a, again, b, s, n, outcomes: records.map((r) => r.outcome), assurances: records.map((r) => r.assurance) };
   });
   assert.deepEqual([r.a.ok, r.a.error.code, r.a.error.message], [false, "run_failed", "kaput"]);
   assert.deepEqual(r.again, r.a);
@@ -315,6 +317,7 @@ test("run that throws or rejects is run_failed and never retried; shareResult an
   assert.equal(r.s.ok, true);
   assert.equal("result" in r.s, false);
   assert.deepEqual(r.outcomes[2], { status: "ok" });
+  assert.deepEqual(r.assurances, ["none", "none", "none"], "open calls, failed or not");
 });
 
 test("a proposal listener attached late receives the waiting proposals; events carry no summary", { timeout: TEST_TIMEOUT }, async () => {

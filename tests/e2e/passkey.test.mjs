@@ -136,6 +136,7 @@ test("a trusted click and a user-verified passkey fire the call once; its receip
   const { receipt } = runs[0];
   assert.ok(runs[0].frozen, "ctx.receipt is frozen");
   assert.deepEqual(record.verification, { method: "passkey", credentialId: id, receipt });
+  assert.equal(record.assurance, "passkey", "a user-verified assertion over this call's statement");
 
   // The statement is of exactly this call.
   const statement = JSON.parse(receipt.statement);
@@ -283,6 +284,7 @@ async function failedPromptOn(page, prepare, expectedStatus, { timeoutMs = 60000
   assert.equal(outcomes[0].gate, "cancelled");
   assert.equal(records.length, 1, "exactly one record");
   assert.equal(records[0].verification, undefined);
+  assert.equal(records[0].assurance, "none", "a failed prompt decided nothing");
   assert.equal(await cardOpen(page), false);
 }
 
@@ -376,6 +378,7 @@ test("Cancel, expiry and dispose while the prompt is open abort it; a real asser
     assert.equal(outcomes[0].gate, ending === "expiry" ? "timeout" : "cancelled", ending);
     assert.equal(records.length, 1, `${ending}: one record`);
     assert.equal(records[0].verification, undefined, ending);
+    assert.equal(records[0].assurance, "none", ending);
     await page.close();
   }
 });
@@ -396,7 +399,7 @@ test("one prompt at a time: clicks on a waiting card open no second prompt, and 
   await page.evaluate(() => window.answer());
   await waitUntil(page, () => window.log.outcomes.length === 1);
   const { outcomes, records, runs, asked } = await log(page);
-  assert.deepEqual([asked, runs.length, records.length, outcomes[0].gate], [1, 1, 1, "confirmed"]);
+  assert.deepEqual([asked, runs.length, records.length, outcomes[0].gate, records[0].assurance], [1, 1, 1, "confirmed", "passkey"]);
   await page.close();
 });
 
@@ -424,7 +427,7 @@ test("passkey_unavailable on arrival: no passkey option (and a warning), no ids,
   assert.match(await refused("a failed lookup"), because(/the server is down/));
   const { records, runs, asked } = await log(page);
   assert.equal(records.length, 4, "one record each (the second instance's)");
-  assert.ok(records.every((r) => r.gate === "rejected" && r.reason === "passkey_unavailable"));
+  assert.ok(records.every((r) => r.gate === "rejected" && r.reason === "passkey_unavailable" && r.assurance === "none"));
   assert.deepEqual([runs, asked], [[], 0]);
   assert.equal(await page.evaluate(() => document.querySelector("[data-coworkkit=card]")), null, "never a card");
   await page.close();

@@ -34,6 +34,8 @@ const rows = (p) => onPart(p, "rows", function () {
     action: li.querySelector("[part=action]").textContent,
     control: li.querySelector("[part~=control]").textContent,
     badge: li.querySelector("[part~=gate]").textContent,
+    assurance: li.querySelector("[part=assurance]").dataset.assurance,
+    said: li.querySelector("[part=assurance]").textContent,
     outcome: li.querySelector("[part=outcome]").textContent,
     duration: li.querySelector("[part=duration]").textContent,
     args: li.querySelector("details pre").textContent,
@@ -66,7 +68,7 @@ const until = async (fn, timeout = 5000) => {
   }
 };
 
-test("rows appear live for every gate, newest first, with time, action, control, gate, outcome, duration and args", { timeout: TEST_TIMEOUT }, async () => {
+test("rows appear live for every gate, newest first, with time, action, control, gate, assurance, outcome, duration and args", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page({ confirmTimeoutMs: 1500 });
   assert.deepEqual(await rows(p), []);
   await p.evaluate(() => window.ck.invoke({ name: "readNote", args: { n: 1 } }));
@@ -74,7 +76,7 @@ test("rows appear live for every gate, newest first, with time, action, control,
   assert.equal(shown.length, 1, "the row is there as soon as the call settles");
   assert.deepEqual(
     { ...shown[0], time: undefined, duration: undefined },
-    { gate: "fired", hidden: false, visible: true, time: undefined, action: "readNote", control: "open", badge: "fired", outcome: "ok", duration: undefined, args: '{\n  "n": 1\n}' },
+    { gate: "fired", hidden: false, visible: true, time: undefined, action: "readNote", control: "open", badge: "fired", assurance: "none", said: "assurance none", outcome: "ok", duration: undefined, args: '{\n  "n": 1\n}' },
   );
   assert.match(shown[0].time, /^\d\d:\d\d:\d\d\.\d{3}$/);
   assert.match(shown[0].duration, /^\d+ ms$/);
@@ -93,9 +95,9 @@ test("rows appear live for every gate, newest first, with time, action, control,
   assert.equal((await rows(p)).length, 5, "a waiting card has no row yet");
   await until(async () => (await rows(p)).length === 6);
   shown = await rows(p);
-  assert.deepEqual(shown.map((r) => [r.action, r.badge]), [
-    ["purgeAll", "timeout"], ["nope", "rejected"], ["pressOutside", "needs_hand_mode"],
-    ["archiveNote", "cancelled"], ["archiveNote", "confirmed"], ["readNote", "fired"],
+  assert.deepEqual(shown.map((r) => [r.action, r.badge, r.said]), [
+    ["purgeAll", "timeout", "assurance none"], ["nope", "rejected", "assurance none"], ["pressOutside", "needs_hand_mode", "assurance none"],
+    ["archiveNote", "cancelled", "assurance none"], ["archiveNote", "confirmed", "assurance agent"], ["readNote", "fired", "assurance none"],
   ]);
   assert.ok(shown.every((r) => r.gate === r.badge && r.visible));
   const byGate = Object.fromEntries(shown.map((r) => [r.gate, r]));
@@ -107,7 +109,7 @@ test("rows appear live for every gate, newest first, with time, action, control,
   assert.equal(shown[0].control, "hard");
   assert.equal(shown[3].control, "soft");
   const records = await p.evaluate(() => window.records);
-  assert.deepEqual(shown.map((r) => [r.action, r.gate]), records.slice().reverse().map((r) => [r.action, r.gate]), "newest first, one row per record");
+  assert.deepEqual(shown.map((r) => [r.action, r.gate, r.assurance]), records.slice().reverse().map((r) => [r.action, r.gate, r.assurance]), "newest first, one row per record, its assurance the record's");
   assert.deepEqual((await filters(p)).counts, { all: 6, fired: 1, confirmed: 1, needs_hand_mode: 1, cancelled: 1, timeout: 1, rejected: 1 });
   assert.deepEqual(p.problems, []);
 });
@@ -193,7 +195,7 @@ test("Copy JSON Lines writes valid JSON Lines equal to the records delivered to 
   const parsed = lines.map((line) => JSON.parse(line));
   const delivered = await p.evaluate(() => JSON.parse(JSON.stringify(window.records)));
   assert.deepEqual(parsed, delivered);
-  assert.deepEqual(parsed.map((r) => r.gate), ["fired", "rejected", "needs_hand_mode", "confirmed"]);
+  assert.deepEqual(parsed.map((r) => [r.gate, r.assurance]), [["fired", "none"], ["rejected", "none"], ["needs_hand_mode", "none"], ["confirmed", "agent"]]);
   assert.deepEqual(p.problems, []);
 });
 

@@ -4,11 +4,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ckAscii, ckContext, ckDeliver, ckError, ckGrant, ckOutcome, ckRecord, ckRecordOutcome, ckResolvedOutcome, ckRun } from "../../src/js/objects.js";
-import { CODES, CONTROLS, GATES, RUN_LATER, RUN_RETURNED, RUN_THREW, STATUSES, VIAS } from "../../src/js/codes.js";
+import { ASSURANCES, CODES, CONTROLS, GATES, RUN_LATER, RUN_RETURNED, RUN_THREW, STATUSES, VIAS } from "../../src/js/codes.js";
 
 const gate = (name) => GATES.indexOf(name);
 const code = (name) => CODES.indexOf(name);
 const status = (name) => STATUSES.indexOf(name);
+const assurance = (name) => ASSURANCES.indexOf(name);
 
 test("an outcome: callId, gate, ok, then only the optional fields given; frozen", () => {
   const bare = ckOutcome("c", gate("fired"), true, undefined, undefined, undefined, undefined);
@@ -29,31 +30,41 @@ test("an error: { code, message } with the code named, frozen", () => {
   assert.ok(Object.isFrozen(e));
 });
 
-test("a record: SPEC §6's order, id as sessionId.seq, approver and reason only when given, via always; frozen", () => {
+test("a record: SPEC §6's order, id as sessionId.seq, approver and reason only when given, via and assurance always; frozen", () => {
   const notRun = [status("not_run"), undefined, undefined, undefined];
-  const r = ckRecord(7, "s1", "c", "a", CONTROLS.indexOf("soft"), 0, gate("rejected"), ...notRun, {}, undefined, undefined, VIAS.indexOf("tool_call"), 1, 2);
+  const none = assurance("none");
+  const r = ckRecord(7, "s1", "c", "a", CONTROLS.indexOf("soft"), 0, gate("rejected"), ...notRun, {}, undefined, undefined, VIAS.indexOf("tool_call"), 1, 2, undefined, none);
   assert.equal(r.id, "s1.7");
-  assert.deepEqual(Object.keys(r), ["v", "id", "sessionId", "callId", "action", "control", "controlSource", "gate", "outcome", "args", "via", "startedAt", "settledAt"]);
-  assert.deepEqual([r.v, r.control, r.controlSource, r.gate, r.via], [1, "soft", "declared", "rejected", "tool_call"]);
+  assert.deepEqual(Object.keys(r), ["v", "id", "sessionId", "callId", "action", "control", "controlSource", "gate", "outcome", "args", "via", "assurance", "startedAt", "settledAt"]);
+  assert.deepEqual([r.v, r.control, r.controlSource, r.gate, r.via, r.assurance], [1, "soft", "declared", "rejected", "tool_call", "none"]);
   assert.deepEqual(r.outcome, { status: "not_run" });
   assert.ok(Object.isFrozen(r) && Object.isFrozen(r.outcome));
-  const failed = ckRecord(9, "s1", "c", "a", 0, 0, gate("fired"), status("error"), 1, code("run_failed"), "boom", {}, undefined, undefined, 0, 1, 2);
+  const failed = ckRecord(9, "s1", "c", "a", 0, 0, gate("fired"), status("error"), 1, code("run_failed"), "boom", {}, undefined, undefined, 0, 1, 2, undefined, none);
   assert.deepEqual(failed.outcome, { status: "error", code: "run_failed", message: "boom" });
-  const withBoth = ckRecord(8, "s1", "c", "a", 2, 2, gate("cancelled"), ...notRun, {}, { id: "ann" }, code("disposed"), 2, 1, 2);
-  assert.deepEqual(Object.keys(withBoth).slice(10), ["approver", "reason", "via", "startedAt", "settledAt"]);
+  const withBoth = ckRecord(8, "s1", "c", "a", 2, 2, gate("cancelled"), ...notRun, {}, { id: "ann" }, code("disposed"), 2, 1, 2, undefined, none);
+  assert.deepEqual(Object.keys(withBoth).slice(10), ["approver", "reason", "via", "assurance", "startedAt", "settledAt"]);
   assert.deepEqual([withBoth.control, withBoth.controlSource, withBoth.reason, withBoth.via], ["hard", "destructive_name", "disposed", "webmcp"]);
   // SPEC §12: the person's words, and the grant a soft call fired on, only when given.
-  const said = ckRecord(10, "s1", "c", "a", 2, 0, gate("cancelled"), ...notRun, {}, undefined, code("cancelled_by_user"), 0, 1, 2, undefined, "Not this one", undefined);
-  assert.deepEqual(Object.keys(said).slice(10), ["reason", "via", "note", "startedAt", "settledAt"]);
+  const said = ckRecord(10, "s1", "c", "a", 2, 0, gate("cancelled"), ...notRun, {}, undefined, code("cancelled_by_user"), 0, 1, 2, undefined, none, "Not this one", undefined);
+  assert.deepEqual(Object.keys(said).slice(10), ["reason", "via", "assurance", "note", "startedAt", "settledAt"]);
   assert.equal(said.note, "Not this one");
-  const granted = ckRecord(11, "s1", "c", "a", 1, 0, gate("fired"), status("ok"), 1, undefined, undefined, {}, undefined, undefined, 0, 1, 2, undefined, undefined, "ckg_4");
-  assert.deepEqual(Object.keys(granted).slice(10), ["via", "grant", "startedAt", "settledAt"]);
-  assert.equal(granted.grant, "ckg_4");
-  // SPEC §4.1: the passkey that confirmed it, after via.
+  const granted = ckRecord(11, "s1", "c", "a", 1, 0, gate("fired"), status("ok"), 1, undefined, undefined, {}, undefined, undefined, 0, 1, 2, undefined, assurance("grant"), undefined, "ckg_4");
+  assert.deepEqual(Object.keys(granted).slice(10), ["via", "assurance", "grant", "startedAt", "settledAt"]);
+  assert.deepEqual([granted.grant, granted.assurance], ["ckg_4", "grant"]);
+  // SPEC §4.1: the passkey that confirmed it, after via, then what stood behind it.
   const verification = Object.freeze({ method: "passkey", credentialId: "AQ", receipt: Object.freeze({ statement: "{}", credential: {} }) });
-  const verified = ckRecord(12, "s1", "c", "a", 2, 0, gate("confirmed"), status("ok"), 1, undefined, undefined, {}, { id: "ann" }, undefined, 0, 1, 2, verification, undefined, undefined);
-  assert.deepEqual(Object.keys(verified).slice(10), ["approver", "via", "verification", "startedAt", "settledAt"]);
+  const verified = ckRecord(12, "s1", "c", "a", 2, 0, gate("confirmed"), status("ok"), 1, undefined, undefined, {}, { id: "ann" }, undefined, 0, 1, 2, verification, assurance("passkey"), undefined, undefined);
+  assert.deepEqual(Object.keys(verified).slice(10), ["approver", "via", "verification", "assurance", "startedAt", "settledAt"]);
   assert.equal(verified.verification, verification);
+  assert.equal(verified.assurance, "passkey");
+});
+
+test("a record's assurance is named from the number Rust passes, for each of SPEC §6's six", () => {
+  assert.deepEqual([...ASSURANCES], ["none", "agent", "grant", "input", "passkey", "other-device"]);
+  for (const [n, word] of ASSURANCES.entries()) {
+    const r = ckRecord(1, "s1", "c", "a", 0, 0, gate("confirmed"), status("ok"), 1, undefined, undefined, {}, undefined, undefined, 0, 1, 2, undefined, n);
+    assert.equal(r.assurance, word);
+  }
 });
 
 test("a record's outcome: ok with an optional value, error with code and message, else the status alone", () => {

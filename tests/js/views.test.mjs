@@ -1,11 +1,12 @@
-// src/js/page.js in jsdom: the Watch panel (what a row says of a record, the filter and the
+// src/js/page.js in jsdom: the Watch panel (what a row says of a record, its assurance, the filter and the
 // counts, the row cap, JSON Lines, the grants' list and Revoke) and the SDK's closed, styled
 // hosts. Real clicks, trusted input, layout and adopted sheets are the e2e suite's
 // (tests/e2e/watch.test.mjs, tests/e2e/styles.test.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { CkWatchPanel, ROWS_MAX, RECORD_GATES, ckShadowRoot, clockText, durationText, outcomeText, usesText } from "../../src/js/page.js";
+import { ASSURANCE_MEANINGS, CkWatchPanel, ROWS_MAX, RECORD_GATES, ckShadowRoot, clockText, durationText, outcomeText, usesText } from "../../src/js/page.js";
+import { ASSURANCES } from "../../src/js/codes.js";
 
 const require = createRequire(new URL("../e2e/package.json", import.meta.url));
 const { JSDOM } = require("jsdom");
@@ -26,7 +27,7 @@ function record(n, fields = {}) {
   return Object.freeze({
     v: 1, id: `s.${n}`, sessionId: "s", callId: `call_${n}`, action: `action${n}`, control: "hard",
     controlSource: "declared", gate: "confirmed", outcome: { status: "ok", value: n }, args: { n },
-    via: "webmcp", startedAt: 1_700_000_000_000, settledAt: 1_700_000_000_250, ...fields,
+    via: "webmcp", assurance: "input", startedAt: 1_700_000_000_000, settledAt: 1_700_000_000_250, ...fields,
   });
 }
 
@@ -43,7 +44,7 @@ function mount() {
   return { parent, panel, root, rows, cell, counts, filter, revoked };
 }
 
-test("a row shows time, action, control, gate, door, outcome, duration and the args", () => {
+test("a row shows time, action, control, gate, assurance, door, outcome, duration and the args", () => {
   const { panel, rows, cell } = mount();
   panel.push(record(7));
   const [li] = rows();
@@ -53,6 +54,11 @@ test("a row shows time, action, control, gate, door, outcome, duration and the a
   assert.equal(cell(li, "control"), "hard");
   assert.equal(li.querySelector("[part~=control]").dataset.control, "hard");
   assert.equal(cell(li, "gate"), "confirmed");
+  const assurance = li.querySelector("[part=assurance]");
+  assert.equal(assurance.dataset.assurance, "input");
+  assert.equal(assurance.textContent, "assurance input", "read out with its name");
+  assert.equal(assurance.getAttribute("title"), ASSURANCE_MEANINGS.input);
+  assert.equal(assurance.previousElementSibling, li.querySelector("[part~=gate]"), "beside the gate");
   assert.equal(cell(li, "via"), "webmcp");
   assert.equal(li.querySelector("[part=via]").dataset.via, "webmcp");
   assert.equal(cell(li, "outcome"), "ok");
@@ -71,6 +77,29 @@ test("the person's words and the grant show on their row, as text", () => {
   assert.equal(declined.querySelector("b"), null);
   assert.equal(cell(declined, "outcome"), "error: declined");
   assert.equal(cell(granted, "grant"), "on grant ckg_3");
+});
+
+test("every assurance a record can carry is shown as its own word, with a meaning that says what it does not prove", () => {
+  const { panel, rows } = mount();
+  for (const [n, word] of ASSURANCES.entries()) panel.push(record(n, { assurance: word }));
+  const shown = rows().reverse().map((li) => li.querySelector("[part=assurance]"));
+  assert.deepEqual(shown.map((s) => s.dataset.assurance), [...ASSURANCES]);
+  assert.deepEqual(shown.map((s) => s.lastChild.textContent), [...ASSURANCES], "the record's own word, visible");
+  assert.deepEqual(Object.keys(ASSURANCE_MEANINGS), [...ASSURANCES], "a meaning for each, no more");
+  assert.deepEqual(shown.map((s) => s.title), ASSURANCES.map((a) => ASSURANCE_MEANINGS[a]));
+  // The two that are easiest to read as more than they are say so.
+  assert.match(ASSURANCE_MEANINGS.agent, /agent's word/);
+  assert.match(ASSURANCE_MEANINGS.input, /or an agent/);
+});
+
+test("the filter is by gate only: assurance does not change which rows pass", () => {
+  const { panel, rows, filter, counts } = mount();
+  panel.push(record(1, { gate: "confirmed", assurance: "agent" }));
+  panel.push(record(2, { gate: "confirmed", assurance: "input" }));
+  panel.push(record(3, { gate: "cancelled", assurance: "none" }));
+  filter("confirmed");
+  assert.deepEqual(rows().map((li) => li.hidden), [true, false, false]);
+  assert.equal(counts().confirmed, 2);
 });
 
 test("outcome texts: ok, error, not run with or without a reason, and the passkey that confirmed", () => {

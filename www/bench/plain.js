@@ -694,7 +694,7 @@ export class PlainGate {
     this.emit(Object.freeze({
       v: 1, id: this.sessionId + "." + this.nextRecord++, sessionId: this.sessionId, callId, action: name,
       control: "open", controlSource: "declared", gate: "fired", outcome: recordOutcome, args,
-      via: "invoke", startedAt, settledAt: Date.now(),
+      via: "invoke", assurance: "none", startedAt, settledAt: Date.now(),
     }));
     if (this.running.size !== 0) this.running.delete(callId);
     this.remember(callId, name, args, outcome);
@@ -724,7 +724,7 @@ export class PlainGate {
     this.emit(Object.freeze({
       v: 1, id: this.sessionId + "." + this.nextRecord++, sessionId: this.sessionId, callId, action: name,
       control, controlSource, gate, outcome: NOT_RUN, args, reason: code, via: "invoke",
-      startedAt: now, settledAt: now,
+      assurance: "none", startedAt: now, settledAt: now,
     }));
     return Promise.resolve(Object.freeze({ callId, gate, ok: false, error: Object.freeze({ code, message }), instruction: nextStep(gate, code) }));
   }

@@ -8,7 +8,7 @@ use crate::core::control::{Control, ControlSource};
 use crate::core::error::Error;
 use crate::core::ids::{ActionId, CallRef, GrantId, ProposalId, Ticket};
 use crate::core::passkey::Verification;
-use crate::core::record::{Approver, Gate, Outcome, Via};
+use crate::core::record::{Approver, Assurance, Gate, Outcome, Via};
 use crate::core::value::Value;
 
 /// Where a live call stands.
@@ -21,9 +21,11 @@ pub(super) enum CallState<R> {
         expires_at: f64,
         nonce: Option<String>,
     },
-    /// `Run` was emitted; waiting for `run_finished`.
+    /// `Run` was emitted; waiting for `run_finished`. `assurance`: what let it run, which its
+    /// record carries however the run ends.
     Running {
         gate: Gate,
+        assurance: Assurance,
         approver: Option<Approver>,
         verification: Option<Verification<R>>,
     },

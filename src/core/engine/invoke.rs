@@ -11,7 +11,7 @@ use crate::core::card::reason_text;
 use crate::core::control::{resolve_control, Control, ControlSource};
 use crate::core::error::Error;
 use crate::core::ids::{ActionId, CallRef, GrantId, ProposalId, Ticket, CALL_ID_PREFIX};
-use crate::core::record::{Gate, Via};
+use crate::core::record::{Assurance, Gate, Via};
 use crate::core::value::{Value, MAX_DEPTH};
 
 /// A request on its way in: everything the record of a arrival needs, so that any check can
@@ -213,6 +213,7 @@ impl<R: Clone> Engine<R> {
             proposal: None,
             state: CallState::Running {
                 gate: Gate::Fired,
+                assurance: Assurance::None,
                 approver: None,
                 verification: None,
             },
@@ -222,12 +223,12 @@ impl<R: Clone> Engine<R> {
             Control::Open => {
                 call.waiters.push(req.ticket);
                 self.live.push(call);
-                self.start_run(call_ref, Gate::Fired, None, None);
+                self.start_run(call_ref, Gate::Fired, Assurance::None, None, None);
             }
             Control::Soft if grant.is_some() => {
                 call.waiters.push(req.ticket);
                 self.live.push(call);
-                self.start_run(call_ref, Gate::Fired, None, None);
+                self.start_run(call_ref, Gate::Fired, Assurance::Grant, None, None);
             }
             Control::Soft => {
                 let token = self.random_id("ckt_");
@@ -388,7 +389,9 @@ impl<R: Clone> Engine<R> {
             return self.settle(call_ref, End::declined(note), now);
         }
         self.soft_waiting -= 1;
-        self.start_run(call_ref, Gate::Confirmed, None, None);
+        // The token proves only that this agent got it for exactly this call: its word that
+        // the person said yes.
+        self.start_run(call_ref, Gate::Confirmed, Assurance::Agent, None, None);
     }
 
     /// The confirming request joins the original call: its `callId` becomes an alias and its

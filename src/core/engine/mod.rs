@@ -61,7 +61,7 @@ use crate::core::grant::{Grant, GrantOptions, GrantTerms, Grants};
 use crate::core::ids::{random_id, IdHasher};
 pub use crate::core::ids::{ActionId, CallRef, Entropy, GrantId, ProposalId, Ticket};
 use crate::core::passkey::{Statement, Verification, Verify};
-use crate::core::record::{Approver, Gate};
+use crate::core::record::{Approver, Assurance, Gate};
 use crate::core::value::Value;
 
 /// Soft calls that may wait for their token at once; more are `too_many_pending`. (`maxPending`
@@ -457,12 +457,14 @@ impl<R: Clone> Engine<R> {
         if !self.role_allowed(call.action, role) {
             return Err(Error::NotAdmin);
         }
-        let verification = match (self.verify_of(call.action), verification) {
-            (None, _) => None,
+        // A trusted click is all a plain hard card has (a verification handed in anyway is
+        // dropped); a passkey action has, besides, the assertion over its last statement.
+        let (verification, assurance) = match (self.verify_of(call.action), verification) {
+            (None, _) => (None, Assurance::Input),
             (Some(Verify::Passkey), Some(v))
                 if call.statement_nonce() == Some(v.nonce.as_str()) =>
             {
-                Some(v)
+                (Some(v), Assurance::Passkey)
             }
             (Some(Verify::Passkey), _) => return Err(Error::PasskeyRequired),
         };
@@ -471,7 +473,7 @@ impl<R: Clone> Engine<R> {
             return Ok(());
         }
         self.unqueue(call_ref);
-        self.start_run(call_ref, Gate::Confirmed, approver, verification);
+        self.start_run(call_ref, Gate::Confirmed, assurance, approver, verification);
         Ok(())
     }
 

@@ -10,15 +10,17 @@ use super::{CancelReason, Effect, Engine};
 use crate::core::error::Error;
 use crate::core::ids::{ActionId, CallRef, Ticket, CALL_ID_PREFIX};
 use crate::core::passkey::Verification;
-use crate::core::record::{ActionRecord, Approver, Gate, Outcome, RecordOutcome};
+use crate::core::record::{ActionRecord, Approver, Assurance, Gate, Outcome, RecordOutcome};
 
 impl<R: Clone> Engine<R> {
     /// The call runs: the host is asked to call its `run`. Only a waiting or just-admitted
-    /// call gets here, so each call runs at most once.
+    /// call gets here, so each call runs at most once. `assurance` is what let it run (SPEC §6),
+    /// named by the caller that decided it.
     pub(super) fn start_run(
         &mut self,
         call_ref: CallRef,
         gate: Gate,
+        assurance: Assurance,
         approver: Option<Approver>,
         verification: Option<Verification<R>>,
     ) {
@@ -29,6 +31,7 @@ impl<R: Clone> Engine<R> {
         let receipt = verification.as_ref().map(|v| v.receipt.clone());
         call.state = CallState::Running {
             gate,
+            assurance,
             approver: approver.clone(),
             verification,
         };
@@ -58,13 +61,14 @@ impl<R: Clone> Engine<R> {
             return;
         };
         let call = *self.live.remove(index);
-        let (ran_gate, ran_approver, ran_verification) = match call.state {
+        let (ran_gate, ran_assurance, ran_approver, ran_verification) = match call.state {
             CallState::Running {
                 gate,
+                assurance,
                 approver,
                 verification,
-            } => (gate, approver, verification),
-            _ => (Gate::Fired, None, None),
+            } => (gate, assurance, approver, verification),
+            _ => (Gate::Fired, Assurance::None, None, None),
         };
         let ran = matches!(end, End::Ran(_));
         let mut note = None;
@@ -139,6 +143,9 @@ impl<R: Clone> Engine<R> {
             reason,
             via: call.via,
             verification: ran_verification.filter(|_| ran),
+            // A call that never ran was decided by nobody, whatever was under way (a passkey
+            // prompt, a card someone was reading); one that ran and failed keeps what let it run.
+            assurance: if ran { ran_assurance } else { Assurance::None },
             started_at: call.started_at,
             settled_at: now,
             note,
@@ -266,6 +273,7 @@ impl<R: Clone> Engine<R> {
             reason: Some(code),
             via: req.via,
             verification: None,
+            assurance: Assurance::None,
             started_at: now,
             settled_at: now,
             note: None,
