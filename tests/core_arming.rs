@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! The card's input protection (SPEC §4.2) as the core decides it: `Arming`, fed the inputs a
 //! person (or an agent driving the browser) makes, each at its own time.
 
