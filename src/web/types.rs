@@ -409,7 +409,11 @@ export interface CoworkkitOptions {
   onActionRecord?: (record: ActionRecord) => void;
   /** Hard card and soft token lifetime. Default 120000. */
   confirmTimeoutMs?: number;
-  /** Confirm ignores clicks for this long after the card is shown. Default 500. */
+  /**
+   * Confirm counts no input until this long after the first frame painted with the card's
+   * current content (the tab visible, the window focused); every change of the card and every
+   * ignored input starts it again (SPEC §4.2). Default 500.
+   */
   armDelayMs?: number;
   /** Who is at the keyboard. */
   approver?: () => Approver | null | undefined;
