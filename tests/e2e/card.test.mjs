@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep, collectGarbage, TEST_TIMEOUT } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep, collectGarbage, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -75,7 +75,7 @@ test("the package loads, and a trusted click on Confirm is seen by the Rust card
   assert.equal(state.title, "Delete project");
   assert.equal(state.summary, "Delete p1?");
   assert.equal(state.focused, "cancel", "initial focus is on Cancel");
-  await armed();
+  await waitArmed(p);
   await clickPart(p, "confirm");
   const o = await waitOutcome(p, key);
   assert.equal(o.gate, "confirmed");
@@ -125,7 +125,7 @@ test("a trusted click inside the arm delay does nothing; one after it confirms",
   await sleep(100);
   assert.equal(await runs(p, "dropTable"), 0);
   assert.equal(await outcome(p, key), null);
-  await sleep(1500);
+  await waitArmed(p);
   await clickPart(p, "confirm");
   assert.equal((await waitOutcome(p, key)).gate, "confirmed");
   assert.equal(await runs(p, "dropTable"), 1);
@@ -231,7 +231,7 @@ test("two proposals queue: the card shows 1 of 2, and the second follows the fir
   assert.equal((await waitOutcome(p, a)).gate, "cancelled");
   s = await waitCard(p, (s) => s.open && s.title === "Delete b");
   assert.ok(!s.position, "no position when only one waits");
-  await armed();
+  await waitArmed(p);
   await clickPart(p, "confirm");
   assert.equal((await waitOutcome(p, b)).gate, "confirmed");
   assert.deepEqual(await p.evaluate(() => window.ck.pending()), []);
@@ -252,7 +252,7 @@ test("mutating the caller's args after invoke changes nothing", { timeout: TEST_
   });
   const s = await waitCard(p, (s) => s.open);
   assert.equal(s.summary, "Delete a, b?");
-  await armed();
+  await waitArmed(p);
   await clickPart(p, "confirm");
   const o = await waitOutcome(p, key);
   assert.deepEqual(o.result.args, { ids: ["a", "b"], meta: { by: "agent" } });
@@ -270,7 +270,7 @@ test("a member cannot confirm an admin-only card; it stays pending", { timeout: 
   assert.equal(s.confirmDisabled, true);
   const notice = await onPart(p, "notice", function () { return this.textContent; });
   assert.match(notice, /admin/);
-  await armed();
+  await waitArmed(p);
   await clickPart(p, "confirm");
   await sleep(200);
   assert.equal(await runs(p, "deleteOrg"), 0);
@@ -317,7 +317,7 @@ test("the summary text appears in no record, outcome or event", { timeout: TEST_
   await p.evaluate((SECRET) => window.hard("destroyVault", { confirmationSummary: () => `${SECRET}: destroy the vault?` }), SECRET);
   const k1 = await p.evaluate(() => window.call("destroyVault", { v: 1 }));
   await waitCard(p, (s) => s.open && s.summary.includes(SECRET));
-  await armed();
+  await waitArmed(p);
   await clickPart(p, "confirm");
   await waitOutcome(p, k1);
   const k2 = await p.evaluate(() => window.call("destroyVault", { v: 2 }));

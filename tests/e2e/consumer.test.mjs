@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startServer } from "../../scripts/serve.mjs";
 import { launchBrowser } from "./drivers/index.mjs";
-import { ENGINE, openFixture, clickPart, waitCard, waitFor, click, sleep, TEST_TIMEOUT } from "./harness.mjs";
+import { ENGINE, openFixture, clickPart, waitCard, waitFor, click, sleep, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
 
 // What this file checks is the package and the bundlers, not an engine: the SDK's behaviour in
 // each engine is the other suites' job, so the apps are built and driven in Chromium only
@@ -249,7 +249,7 @@ async function reactStory(path, strict) {
   // mouse): Confirm runs the latest `run`.
   await value(() => document.getElementById("bump").click());
   await until(async () => (await text("#danger")).includes("render 3"), "render 3");
-  await sleep(600); // the default 500 ms arm delay
+  await waitArmed(page);
   await clickPart(page, "confirm");
   await until(() => value(() => window.outcome !== null), "the outcome");
   const outcome = await value(() => window.outcome);
@@ -342,7 +342,7 @@ async function modelContextStory(path) {
       .then((text) => { window.mcOutcome = JSON.parse(text); });
   });
   await waitCard(page, (s) => s.open);
-  await sleep(600);
+  await waitArmed(page);
   await clickPart(page, "confirm");
   await until(() => page.evaluate(() => window.mcOutcome !== null), "the browser agent's outcome");
   assert.deepEqual(await page.evaluate(() => [window.mcOutcome.gate, window.mcOutcome.result.deleted]), ["confirmed", "p9"]);
@@ -372,7 +372,7 @@ chromiumTest("a plain page imports the installed package as ES modules: init(), 
   await page.evaluate(() => { window.outcome = null; window.ck.invoke({ name: "emptyTrash" }).then((o) => { window.outcome = o; }); });
   const card = await waitCard(page, (s) => s.open);
   assert.equal(card.summary, "Empty the trash? 3 items go for good.");
-  await sleep(400);
+  await waitArmed(page);
   await clickPart(page, "confirm");
   await waitFor(page, () => window.outcome !== null);
   const outcome = await page.evaluate(() => window.outcome);
@@ -443,7 +443,7 @@ async function bundlerStory(name) {
   await page.evaluate(() => { window.outcome = null; window.ck.invoke({ name: "shipOrder" }).then((o) => { window.outcome = o; }); });
   const card = await waitCard(page, (s) => s.open);
   assert.equal(card.summary, `Ship the order? (${name})`);
-  await sleep(400); // the page's 300 ms arm delay
+  await waitArmed(page);
   await clickPart(page, "confirm");
   await waitFor(page, () => window.outcome !== null);
   const outcome = await page.evaluate(() => window.outcome);

@@ -312,7 +312,7 @@ test("calls during the arm delay, and trusted clicks inside it, do nothing", { t
   await trustedConfirm(p); // inside the arm delay
   await sleep(150);
   assert.equal(await hardRuns(p), 0, "a trusted click inside the arm delay does nothing");
-  await sleep(1500);
+  await waitArmed(p);
   await trustedConfirm(p);
   const outcome = await p.evaluate(() => window.first);
   assert.equal(outcome.gate, "confirmed");
@@ -322,7 +322,7 @@ test("calls during the arm delay, and trusted clicks inside it, do nothing", { t
   await trustedConfirm(p); // the next card's own arm delay
   await sleep(150);
   assert.equal(await hardRuns(p), 1);
-  await sleep(1500);
+  await waitArmed(p);
   await trustedConfirm(p);
   await sleep(100);
   assert.equal(await hardRuns(p), 2);
@@ -365,7 +365,7 @@ test("a flood of 10,000 invokes with 1,000 hard ones, twice: bounded and still w
   assert.ok(r.m2 <= MEMORY_BOUND, `the flood itself stays within ${MEMORY_BOUND} B: ${r.m2}`);
   assert.equal(r.gates.fired, Math.round(n(10000) * 0.8) * 2);
   await waitCard(p, (s) => s.open && s.summary === "Delete after-flood?");
-  await sleep(250);
+  await waitArmed(p);
   await trustedConfirm(p);
   await sleep(100);
   assert.equal(await hardRuns(p), 1, "a card still confirms after the flood");
@@ -404,7 +404,7 @@ test("run handlers that throw, reject, never resolve or re-enter invoke", { time
   assert.equal(r.disposing, "fired");
   assert.equal(r.afterDispose, "cancelled");
   await waitCard(p, (s) => s.open && s.summary === "Delete x?");
-  await sleep(250);
+  await waitArmed(p);
   await trustedConfirm(p);
   await sleep(100);
   const hard = await p.evaluate(() => window.hardThrow);
@@ -422,7 +422,7 @@ test("a record sink and event listeners that throw break nothing", { timeout: TE
     lab.call(inst, { name: "deleteProject", args: { projectId: "sink" }, callId: "sinkHard" }).then((o) => { window.sinkHard = o; });
   }, SEED);
   await waitCard(p, (s) => s.open && s.summary === "Delete sink?");
-  await sleep(250);
+  await waitArmed(p);
   await trustedConfirm(p);
   await sleep(100);
   assert.equal((await p.evaluate(() => window.sinkHard)).gate, "confirmed");
@@ -588,6 +588,7 @@ test("an untrusted agent through WebMCP's executeTool: no hard fire without a cl
     await sleep(50);
     assert.equal(await hardRuns(p), 0);
     assert.equal(await p.evaluate(() => window.mcpHard), null, "the browser's agent still waits");
+    await waitArmed(p);
     await trustedConfirm(p);
     for (const end = Date.now() + 5000; Date.now() < end && (await p.evaluate(() => window.mcpHard)) === null;) await sleep(25);
     assert.deepEqual(await p.evaluate(() => [window.mcpHard.gate, window.mcpHard.ok]), ["confirmed", true]);
@@ -859,7 +860,7 @@ test("trusted clicks on the armed card's title, summary, countdown and backdrop 
   await sleep(100);
   assert.equal(await p.evaluate(() => window.keys ?? null), null, "Enter on Confirm inside the arm delay does nothing");
   assert.equal(await hardRuns(p), 0);
-  await sleep(1500);
+  await waitArmed(p);
   await trustedConfirm(p);
   await until(p, () => window.keys, undefined, "the confirmed call");
   assert.equal(await p.evaluate(() => window.keys.gate), "confirmed", "the same card still takes a person's click");
@@ -1103,7 +1104,7 @@ test("re-entry from confirmationSummary, approver() and onActionRecord (invoke, 
       }, [hook, move, key]);
       const shown = await waitCard(p, (s) => s.open && s.summary === `Drop ${key}?`, 1000).then(() => true, () => false);
       if (shown) {
-        await sleep(200);
+        await waitArmed(p);
         await trustedConfirm(p);
       }
       const out = await until(p, () => window.reentry, undefined, `${key} to settle`);

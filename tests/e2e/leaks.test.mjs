@@ -2,7 +2,7 @@
 // churning actions and cards leaves no listeners, DOM or wasm memory behind, in every engine.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, clickPart, waitCard, collectGarbage, TEST_TIMEOUT } from "./harness.mjs";
+import { launch, openFixture, clickPart, waitCard, waitArmed, collectGarbage, TEST_TIMEOUT } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -45,7 +45,7 @@ test("10,000 actions registered and disposed, and 1,000 cards settled, leave not
     });
     for (let i = 0; i < n; i++) {
       await page.evaluate((i) => { window.last = window.ck.invoke({ name: "dropThing", args: { i } }); }, i);
-      await waitCard(page, (s) => s.open);
+      await waitArmed(page);
       await clickPart(page, "confirm");
       assert.equal((await page.evaluate(() => window.last)).gate, "confirmed");
     }

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import {
   CallToolRequestSchema, CallToolResultSchema, ListToolsResultSchema, ToolSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { launch, openFixture, waitCard, clickPart, sleep } from "./harness.mjs";
+import { launch, openFixture, waitCard, clickPart, sleep, waitArmed } from "./harness.mjs";
 
 let env, p;
 before(async () => {
@@ -98,7 +98,7 @@ test("every answer to MCP tools/call params is an MCP CallToolResult, whatever t
     return out;
   }, defineAll.toString());
   await waitCard(p, (s) => s.open);
-  await sleep(100);
+  await waitArmed(p);
   await clickPart(p, "confirm");
   await p.evaluate(() => { window.ck.handleToolCall({ name: "deleteProject", arguments: { projectId: "p2" } }).then((x) => window.hard.push(x)); });
   await waitCard(p, (s) => s.open);

@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, openFixture, clickPart, waitCard, waitFor, sleep, TEST_TIMEOUT } from "./harness.mjs";
+import { launch, openFixture, clickPart, waitCard, waitFor, sleep, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -29,7 +29,7 @@ window.readmeOutcome = outcome;`,
   const card = await waitCard(page, (s) => s.open);
   assert.equal(card.title, "Delete project");
   assert.equal(card.summary, "Delete p1 and all its tasks? This can't be undone.");
-  await sleep(600); // the default arm delay is 500 ms
+  await waitArmed(page);
   await clickPart(page, "confirm");
   await waitFor(page, () => window.readmeOutcome !== undefined);
   const outcome = await page.evaluate(() => window.readmeOutcome);

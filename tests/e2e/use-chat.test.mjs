@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { launch, openFixture, waitFor, waitCard, clickPart, sleep, onlyIn } from "./harness.mjs";
+import { launch, openFixture, waitFor, waitCard, clickPart, sleep, onlyIn, waitArmed } from "./harness.mjs";
 
 const CHROMIUM = onlyIn(["chromium"], "the useChat loop is engine-independent (its tool calls run in every engine in ai-sdk.test.mjs)");
 let env, p;
@@ -67,7 +67,7 @@ test("useChat with the AI SDK's mock model: open, soft and hard tool calls throu
   await p.evaluate(() => { window.chat.sendMessage({ text: "delete p1" }); });
   const card = await waitCard(p, (s) => s.open);
   assert.equal(card.summary, "Delete p1?");
-  await sleep(100);
+  await waitArmed(p);
   await clickPart(p, "confirm");
   assert.equal(await lastText(n), 'deleteProject: confirmed "deleted"');
 
