@@ -8,6 +8,8 @@
 //   # [watchdog] page pending (<what answered>) in tests/e2e/x.test.mjs: <test name>
 //   # [watchdog] page busy (<what answered, what did not>) in tests/e2e/x.test.mjs: <test name>
 //
+//   # [watchdog] not probed (<why>) in tests/e2e/x.test.mjs: <test name>
+//
 // Only a time-out whose own marker says `driver stalled` may run again, and only when every
 // failure of the step is one: a pending page (a call that never settled), a busy page, a
 // time-out without a marker, or any other failure is a failure, and then nothing runs again.
@@ -24,36 +26,41 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 
-export const MARKER = /^# \[watchdog\] (driver stalled|page pending|page busy) \(([^)]*)\) in (\S+\.test\.mjs): (.*)$/;
+export const MARKER = /^# \[watchdog\] (driver stalled|page pending|page busy|not probed) \(([^)]*)\) in (\S+\.[cm]?js): (.*)$/;
 const SEED = /\b([A-Z][A-Z0-9_]*_(?:SEED|SCALE))=([0-9][0-9.]*)\b/g;
 
-/** The top-level results, watchdog markers and printed seeds of a node:test TAP log. */
+/**
+ * The top-level results of a node:test TAP log, each failure with the watchdog's verdict on it
+ * and the test file the verdict names, and the seeds the log printed. A marker belongs to the
+ * last result before it with the same name (node:test writes it right after that result); its
+ * file is the test file's own (the process's), where the result's location may name a helper.
+ */
 export function parseTap(text, root = process.cwd()) {
   const lines = text.split("\n");
-  const failures = [];
-  const markers = [];
+  const results = [];
   const seeds = new Map();
   const conflicts = new Set();
   const rel = (file) => (file.startsWith("/") ? relative(root, file) : file);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const m = /^not ok \d+ - (.*)$/.exec(line);
+    const m = /^(not ok|ok) \d+ - (.*)$/.exec(line);
     if (m) {
-      const failure = { name: m[1].replace(/ # (TODO|SKIP).*$/, ""), file: null, failureType: null, error: null };
+      const result = { ok: m[1] === "ok", name: m[2].replace(/ # (TODO|SKIP)\b.*$/, ""), location: null, failureType: null, verdict: null, file: null };
       if (lines[i + 1] === "  ---") {
         for (let j = i + 2; j < lines.length && lines[j] !== "  ..."; j++) {
-          const field = /^  (location|failureType|error): '(.*)'$/.exec(lines[j]) ?? /^  (location|failureType|error): (.*)$/.exec(lines[j]);
+          const field = /^  (location|failureType): '?(.*?)'?$/.exec(lines[j]);
           if (!field) continue;
-          if (field[1] === "location") failure.file = rel(field[2].replace(/:\d+:\d+$/, ""));
-          else failure[field[1]] = field[2];
+          if (field[1] === "location") result.location = rel(field[2].replace(/:\d+:\d+$/, ""));
+          else result.failureType = field[2];
         }
       }
-      failures.push(failure);
+      results.push(result);
       continue;
     }
     const w = MARKER.exec(line);
     if (w) {
-      markers.push({ verdict: w[1], detail: w[2], file: rel(w[3]), name: w[4] });
+      const result = results.findLast((r) => r.name === w[4]);
+      if (result && !result.verdict) Object.assign(result, { verdict: w[1], detail: w[2], file: rel(w[3]) });
       continue;
     }
     if (line.startsWith("# ")) {
@@ -63,22 +70,20 @@ export function parseTap(text, root = process.cwd()) {
       }
     }
   }
-  return { failures, markers, seeds, conflicts };
+  return { failures: results.filter((r) => !r.ok), seeds, conflicts };
 }
 
-const short = (f) => `${f.file ? f.file.replace(/^.*\//, "") : "?"} "${f.name}"`;
+const short = (f) => `${(f.file ?? f.location ?? "?").replace(/^.*\//, "")} "${f.name}"`;
 
 /** What may run again after the WebKit step that wrote `text` (see the file comment). */
 export function plan(text, root = process.cwd()) {
-  const { failures, markers, seeds, conflicts } = parseTap(text, root);
-  const verdict = (f) => markers.find((m) => m.name === f.name && m.file === f.file)?.verdict ?? null;
+  const { failures, seeds, conflicts } = parseTap(text, root);
   const stalled = [];
   const others = [];
   for (const f of failures) {
     const timeout = f.failureType === "testTimeoutFailure";
-    const v = timeout ? verdict(f) : null;
-    if (timeout && v === "driver stalled") stalled.push(f);
-    else others.push({ ...f, why: !timeout ? (f.failureType ?? "failed") : v ?? "timed out, no watchdog marker" });
+    if (timeout && f.verdict === "driver stalled") stalled.push(f);
+    else others.push({ ...f, why: !timeout ? (f.failureType ?? "failed") : f.verdict ?? "timed out, no watchdog marker" });
   }
   const env = [...seeds].map(([k, v]) => `${k}=${v}`);
   const result = { rerun: false, failures: failures.length, tests: stalled.length, files: [], env, stalled, others, why: "" };
@@ -88,8 +93,6 @@ export function plan(text, root = process.cwd()) {
     result.why = `not rerun: ${others.length} of ${failures.length} failures not a stalled driver (${others.map((f) => `${f.why}: ${short(f)}`).join("; ")})`;
   } else if (conflicts.size > 0) {
     result.why = `not rerun: the run printed two values of ${[...conflicts].join(", ")}`;
-  } else if (stalled.some((f) => !f.file)) {
-    result.why = "not rerun: a stalled test without a location";
   } else {
     result.rerun = true;
     result.files = [...new Set(stalled.map((f) => f.file))].sort();
