@@ -6,9 +6,9 @@
 // and run by bash), which run the stand-ins again as they would the e2e files. And the WebKit
 // driver's probe (tests/e2e/drivers/webkit.mjs probeDriver) against a stand-in WebDriver server
 // that answers or stays silent.
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +20,19 @@ import { probeDriver } from "../e2e/drivers/webkit.mjs";
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 const A = "tests/js/fixtures/watchdog-a.mjs";
 const B = "tests/js/fixtures/watchdog-b.mjs";
+
+/** Runs a command to its end: { status, stdout, stderr }. */
+function run(command, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, options);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => { stdout += d; });
+    child.stderr.on("data", (d) => { stderr += d; });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 /** scripts/test's functions by name, as the script has them. */
 function functions(...names) {
@@ -36,7 +49,7 @@ function functions(...names) {
  * then count_node and rerun_stalled), with `behaviours` ({ a: { name: how }, b: … }). Returns the
  * totals, failed steps, report lines, what the stand-ins saw on each run, and the logs.
  */
-function webkitStep(behaviours, { files = [A, B], seed = "424242" } = {}) {
+async function webkitStep(behaviours, { files = [A, B], seed = "424242" } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "coworkkit-rerun-"));
   try {
     const script = `set -uo pipefail
@@ -52,8 +65,8 @@ printf 'STEP_FAILED=%s\\n' "\${STEP_FAILED[@]}"; printf 'REPORT=%s\\n' "\${REPOR
     // node:test tells the processes it starts that they report to it (NODE_TEST_CONTEXT); the
     // runs below are runs of their own, as in scripts/test.
     const { NODE_TEST_CONTEXT, ...outside } = process.env;
-    const r = spawnSync("bash", ["-c", script], {
-      cwd: ROOT, encoding: "utf8",
+    const r = await run("bash", ["-c", script], {
+      cwd: ROOT,
       // The seed scripts/test exports (or none: then file "a" picks one and prints it).
       env: { ...outside, WATCHDOG_PLAN: JSON.stringify(behaviours), WATCHDOG_STATE: dir, ...(seed ? { HOSTILE_SEED: seed } : {}) },
     });
@@ -71,8 +84,10 @@ printf 'STEP_FAILED=%s\\n' "\${STEP_FAILED[@]}"; printf 'REPORT=%s\\n' "\${REPOR
   }
 }
 
-test("a stalled driver: only the files of the stalled tests run again, with the run's seeds, and the rerun decides", () => {
-  const r = webkitStep({ a: { "a one": "pass", "a two": "stall-once" }, b: { "b one": "pass" } });
+// Each of these runs node:test processes that wait on short time limits: side by side.
+describe("the WebKit step and its rerun, on stand-in test files", { concurrency: true }, () => {
+test("a stalled driver: only the files of the stalled tests run again, with the run's seeds, and the rerun decides", async () => {
+  const r = await webkitStep({ a: { "a one": "pass", "a two": "stall-once" }, b: { "b one": "pass" } });
   assert.match(r.log, /^# \[watchdog\] driver stalled \(GET \/status: no answer in 5 s\) in tests\/js\/fixtures\/watchdog-a\.mjs: a two$/m);
   assert.deepEqual(r.runs, [
     "a 1 HOSTILE_SEED=424242 HOSTILE_SCALE=0.5", "b 1",
@@ -87,8 +102,8 @@ test("a stalled driver: only the files of the stalled tests run again, with the 
   ]);
 });
 
-test("the rerun replays the seed the run printed, even one the run picked itself", () => {
-  const r = webkitStep({ a: { "a one": "stall-once" }, b: { "b one": "stall-once" } }, { seed: null });
+test("the rerun replays the seed the run printed, even one the run picked itself", async () => {
+  const r = await webkitStep({ a: { "a one": "stall-once" }, b: { "b one": "stall-once" } }, { seed: null });
   const [first, , again] = r.runs;
   assert.match(first, /^a 1 HOSTILE_SEED=\d+ HOSTILE_SCALE=0\.5$/);
   assert.equal(again, first.replace("a 1", "a 2"));
@@ -108,8 +123,8 @@ test("scripts/test picks HOSTILE_SEED when it is not given, prints it, and keeps
   assert.match(run({ HOSTILE_SEED: "99" }), /got=99\n/);
 });
 
-test("a pending page is a failure: nothing runs again", () => {
-  const r = webkitStep({ a: { "a one": "pass", "a two": "pend" }, b: { "b one": "busy" } });
+test("a pending page is a failure: nothing runs again", async () => {
+  const r = await webkitStep({ a: { "a one": "pass", "a two": "pend" }, b: { "b one": "busy" } });
   assert.match(r.log, /^# \[watchdog\] page pending \(.*\) in tests\/js\/fixtures\/watchdog-a\.mjs: a two$/m);
   assert.match(r.log, /^# \[watchdog\] page busy \(.*\) in tests\/js\/fixtures\/watchdog-b\.mjs: b one$/m);
   assert.equal(r.runs.length, 2, "no file ran again");
@@ -120,18 +135,18 @@ test("a pending page is a failure: nothing runs again", () => {
   assert.match(r.report.at(-1), /^e2e-webkit-again +not rerun: 2 of 2 failures not a stalled driver \(page pending: watchdog-a\.mjs "a two"; page busy: watchdog-b\.mjs "b one"\)$/);
 });
 
-test("a stalled driver beside a pending page, a plain failure or an unprobed time-out: nothing runs again, the run fails", () => {
-  for (const other of ["pend", "fail", "unprobed"]) {
-    const r = webkitStep({ a: { "a one": "stall-once" }, b: { "b one": other } });
+test("a stalled driver beside a pending page, a plain failure or an unprobed time-out: nothing runs again, the run fails", async () => {
+  await Promise.all(["pend", "fail", "unprobed"].map(async (other) => {
+    const r = await webkitStep({ a: { "a one": "stall-once" }, b: { "b one": other } });
     assert.equal(r.runs.length, 2, `${other}: no file ran again`);
     assert.deepEqual(r.stepFailed, ["e2e-webkit"], other);
     assert.equal(r.failed, 2, other);
     assert.match(r.report.at(-1), /not rerun: 1 of 2 failures not a stalled driver/, other);
-  }
+  }));
 });
 
-test("a stall in the rerun is a failure: no third run", () => {
-  const r = webkitStep({ a: { "a one": "stall" }, b: { "b one": "pass" } });
+test("a stall in the rerun is a failure: no third run", async () => {
+  const r = await webkitStep({ a: { "a one": "stall" }, b: { "b one": "pass" } });
   assert.equal(r.runs.length, 3, "a ran twice, b once");
   assert.match(r.again, /^# \[watchdog\] driver stalled/m);
   assert.deepEqual(r.stepFailed, ["e2e-webkit", "e2e-webkit-again"]);
@@ -139,12 +154,13 @@ test("a stall in the rerun is a failure: no third run", () => {
   assert.match(r.report.at(-1), /1 tests rerun \(driver stalled: watchdog-a\.mjs "a one"; .*\), 0 passed, 1 failed$/);
 });
 
-test("nothing failed: no rerun, no report line", () => {
-  const r = webkitStep({ a: { "a one": "pass" }, b: { "b one": "pass" } });
+test("nothing failed: no rerun, no report line", async () => {
+  const r = await webkitStep({ a: { "a one": "pass" }, b: { "b one": "pass" } });
   assert.equal(r.runs.length, 2);
   assert.equal(r.report.length, 1);
   assert.equal(r.failed, 0);
   assert.equal(r.passed, 2);
+});
 });
 
 test("the plan: a time-out without a marker, a marker for another test, two seeds for one name, a plain failure", () => {
