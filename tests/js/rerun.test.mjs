@@ -237,3 +237,25 @@ test("the WebKit probe: what got no answer decides", async () => {
   const d = await fakeDriver(() => false);
   try { assert.equal((await probeDriver(d.url, null, [], limits)).verdict, "page pending"); } finally { await d.close(); }
 });
+
+test("the mutants step counts caught mutants as passed, survivors and broken patches as failed, and no line as no test", () => {
+  const dir = mkdtempSync(join(tmpdir(), "coworkkit-mutants-"));
+  try {
+    const count = (log) => {
+      const script = `set -uo pipefail
+LOG=${JSON.stringify(dir)}
+PASSED=5 FAILED=0 STEP_FAILED=() REPORT=()
+${functions("none_ran", "count_mutants")}
+printf '%b\\n' ${JSON.stringify(log)} > "$LOG/mutants-fast.log"
+count_mutants >/dev/null
+echo "$PASSED $FAILED \${#STEP_FAILED[@]} \${REPORT[*]}"`;
+      return spawnSync("bash", ["-c", script], { encoding: "utf8" }).stdout.trim();
+    };
+    assert.equal(count("caught    01-x (3 s)\nmutants: 13 caught, 1 survived, 2 broken"),
+      "18 3 0 mutants-fast            13 passed, 3 failed (mutants caught; survived 1, broken 2)");
+    assert.equal(count("mutants: 'cargo test' fails on the unpatched tree; fix that first"),
+      "5 0 1 mutants-fast             0 passed, 0 failed (mutants caught; survived 0, broken 0)");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
