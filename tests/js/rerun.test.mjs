@@ -112,15 +112,14 @@ test("the rerun replays the seed the run printed, even one the run picked itself
   assert.match(r.report.at(-1), /^e2e-webkit-again     2 tests rerun \(driver stalled: watchdog-a\.mjs "a one", watchdog-b\.mjs "b one"; HOSTILE_SEED=\d+ HOSTILE_SCALE=0\.5\), 2 passed, 0 failed$/);
 });
 
-test("scripts/test picks HOSTILE_SEED when it is not given, prints it, and keeps a given one", () => {
-  const { NODE_TEST_CONTEXT, HOSTILE_SEED, ...outside } = process.env;
-  const run = (env) => spawnSync("bash", ["-c", `${functions("pick_seeds")}\npick_seeds; echo "got=$HOSTILE_SEED"; bash -c 'echo "child=$HOSTILE_SEED"'`], { encoding: "utf8", env: { ...outside, ...env } }).stdout;
-  const picked = run({});
-  const seed = /got=(\d+)/.exec(picked)?.[1];
-  assert.ok(seed && Number(seed) < 2 ** 31, picked);
-  assert.match(picked, new RegExp(`seeds: HOSTILE_SEED=${seed}\\b`));
-  assert.match(picked, new RegExp(`child=${seed}\\n`), "exported");
-  assert.match(run({ HOSTILE_SEED: "99" }), /got=99\n/);
+test("scripts/test picks HOSTILE_SEED and PROPTEST_RNG_SEED when they are not given, prints and exports them, and keeps given ones", async () => {
+  const { NODE_TEST_CONTEXT, HOSTILE_SEED, PROPTEST_RNG_SEED, ...outside } = process.env;
+  const seeds = async (env) => (await run("bash", ["-c", `${functions("pick_seeds")}\npick_seeds; bash -c 'echo "child=$HOSTILE_SEED,$PROPTEST_RNG_SEED"'`], { env: { ...outside, ...env } })).stdout;
+  const picked = await seeds({});
+  const [, hostile, proptest] = /child=(\d+),(\d+)\n/.exec(picked) ?? [];
+  assert.ok(hostile && Number(hostile) < 2 ** 31 && proptest, picked);
+  assert.match(picked, new RegExp(`seeds: HOSTILE_SEED=${hostile} PROPTEST_RNG_SEED=${proptest} `));
+  assert.match(await seeds({ HOSTILE_SEED: "99", PROPTEST_RNG_SEED: "7" }), /child=99,7\n/);
 });
 
 test("a pending page is a failure: nothing runs again", async () => {
