@@ -250,7 +250,7 @@ count_mutants >/dev/null
 echo "$PASSED $FAILED \${#STEP_FAILED[@]} \${REPORT[*]}"`;
       return spawnSync("bash", ["-c", script], { encoding: "utf8" }).stdout.trim();
     };
-    assert.equal(count("caught    01-x (3 s)\nmutants: 13 caught, 1 survived, 2 broken"),
+    assert.equal(count("caught    01-x (3 s)\nmutants: 13 caught, 1 survived, 2 broken (95 s)"),
       "18 3 0 mutants-fast            13 passed, 3 failed (mutants caught; survived 1, broken 2)");
     assert.equal(count("mutants: 'cargo test' fails on the unpatched tree; fix that first"),
       "5 0 1 mutants-fast             0 passed, 0 failed (mutants caught; survived 0, broken 0)");
