@@ -56,7 +56,7 @@ export async function launch({ args = [] } = {}) {
   process.once("exit", orphans);
   const url = `http://127.0.0.1:${port}`;
   const sessions = new Set();
-  /** The driver commands sent and not yet answered, for the watchdog: name → when sent. */
+  /** The driver commands sent and not yet answered, for the watchdog: { name, since }. */
   const inFlight = new Set();
   const track = async (name, send) => {
     const entry = { name, since: Date.now() };
