@@ -5,10 +5,19 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer } from "../../scripts/serve.mjs";
-import { ENGINE, launchBrowser } from "./drivers/index.mjs";
+import { ENGINE, launchBrowser, running } from "./drivers/index.mjs";
+import { installWatchdog } from "./watchdog.mjs";
 
 export { ENGINE };
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
+
+/**
+ * When a test hits its time limit, the watchdog (watchdog.mjs) probes the driver of the browser
+ * started last and writes `[watchdog] driver stalled`, `page pending`, `page busy` or `not
+ * probed` right after the test's result; scripts/test runs a WebKit test again only when it says
+ * `driver stalled` (docs/browsers.md).
+ */
+installWatchdog(() => running.at(-1) ?? null);
 
 /**
  * Every e2e test's time limit (node:test's `{ timeout }`), so that a hang fails its test instead

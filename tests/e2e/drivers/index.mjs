@@ -11,12 +11,25 @@
 //   page.webauthn · page.addVirtualAuthenticator(options) → auth: auth.setUserVerified(bool),
 //     auth.credentials(), auth.remove() (virtual WebAuthn authenticators, drivers/webauthn.mjs)
 //   page.close() · browser.html (a rewrite for served HTML, or undefined) · browser.version
+//   browser.probe() (WebKit only) → { verdict: "driver stalled" | "page pending" | "page busy",
+//     detail }: the watchdog's questions to the driver (../watchdog.mjs)
 export const ENGINES = ["chromium", "firefox", "webkit"];
 export const ENGINE = process.env.COWORKKIT_ENGINE ?? "chromium";
 if (!ENGINES.includes(ENGINE)) throw new Error(`COWORKKIT_ENGINE=${ENGINE}: expected one of ${ENGINES.join(", ")}`);
 
+/** The browsers started and not yet closed, oldest first (the watchdog probes the last one). */
+export const running = [];
+
 /** Starts `engine` with its extra launch options. */
 export async function launchBrowser(engine = ENGINE, options = {}) {
   const { launch } = await import(`./${engine}.mjs`);
-  return launch(options);
+  const browser = await launch(options);
+  running.push(browser);
+  const close = browser.close.bind(browser);
+  browser.close = () => {
+    const at = running.indexOf(browser);
+    if (at >= 0) running.splice(at, 1);
+    return close();
+  };
+  return browser;
 }

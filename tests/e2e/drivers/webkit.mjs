@@ -56,6 +56,15 @@ export async function launch({ args = [] } = {}) {
   process.once("exit", orphans);
   const url = `http://127.0.0.1:${port}`;
   const sessions = new Set();
+  /** The driver commands sent and not yet answered, for the watchdog: { name, since }. */
+  const inFlight = new Set();
+  const track = async (name, send) => {
+    const entry = { name, since: Date.now() };
+    inFlight.add(entry);
+    try { return await send(); } finally { inFlight.delete(entry); }
+  };
+  /** The session the watchdog asks about: the last page's. */
+  let sessionId = null;
   try {
     await waitReady(url, driverProcess, "WebKitWebDriver");
   } catch (e) {
@@ -71,19 +80,24 @@ export async function launch({ args = [] } = {}) {
     html: (text) => text.replace(/<head([^>]*)>/i, (m) => `${m}${TAP_SCRIPT}`),
     /** WebKitWebDriver serves one session at a time: a new page closes the one before. */
     async newPage({ viewport, colorScheme, openShadowRoots = false } = {}) {
-      for (const d of sessions) await d.quit().catch(() => {});
+      for (const d of sessions) await quit(d);
       sessions.clear();
-      const driver = await new Builder().usingServer(url).withCapabilities({
+      sessionId = null;
+      // A session: WebKitWebDriver starts a MiniBrowser for it (tracked for the watchdog too).
+      const driver = await track("newSession", () => new Builder().usingServer(url).withCapabilities({
         browserName: "MiniBrowser",
         "webauthn:virtualAuthenticators": true,
         "webkitgtk:browserOptions": {
           binary: MINIBROWSER,
           args: ["--automation", ...(colorScheme === "dark" ? ["--dark-mode"] : []), ...args],
         },
-      }).build();
+      }).build());
       sessions.add(driver);
-      await driver.manage().setTimeouts({ script: 600000, pageLoad: 60000 });
+      const execute = driver.execute.bind(driver);
+      driver.execute = (command) => track(command.getName(), () => execute(command));
       const session = await driver.getSession();
+      sessionId = session.getId();
+      await driver.manage().setTimeouts({ script: 600000, pageLoad: 60000 });
       const page = new WebKitPage(driver, () => sessions.delete(driver), openShadowRoots, {
         // Asked for as the WebDriver WebAuthn extension says; WebKitWebDriver 2.50 leaves it out
         // of its answer and answers its commands "unknown command".
@@ -94,8 +108,10 @@ export async function launch({ args = [] } = {}) {
       await focusWindow(xvfb.display);
       return page;
     },
+    /** The watchdog's questions (../watchdog.mjs): see probeDriver. */
+    probe: () => probeDriver(url, sessionId, [...inFlight]),
     async close() {
-      for (const d of sessions) await d.quit().catch(() => {});
+      for (const d of sessions) await quit(d);
       await stop(driverProcess);
       await stop(xvfb.process);
       process.off("exit", orphans);
@@ -119,6 +135,71 @@ async function focusWindow(display) {
   let focused = false;
   for (const id of ids) focused = (await run(["windowfocus", "--sync", id])) !== null || focused;
   if (!focused) throw new Error(`webkit: could not focus the MiniBrowser window on ${display} (is xdotool installed?)`);
+}
+
+/**
+ * Ends a session, but never waits more than 15 s for it: a stalled driver would otherwise hold
+ * the next page, or the file's end, forever (its process is stopped by its pid afterwards).
+ */
+function quit(driver) {
+  return Promise.race([driver.quit().catch(() => {}), new Promise((r) => setTimeout(r, 15_000).unref())]);
+}
+
+/**
+ * How long the watchdog waits for each answer (status: the driver process alone; session: a
+ * command through the browser), and how long a command other than a page script may wait while
+ * the driver answers before it counts as stuck in the driver.
+ */
+export const PROBE_LIMITS = { statusMs: 5_000, sessionMs: 10_000, stuckMs: 30_000 };
+/** The commands that wait on the page's scripts: while one waits, the page is what is pending. */
+const PAGE_SCRIPTS = new Set(["executeScript", "executeAsyncScript"]);
+
+/**
+ * The watchdog's probe (../watchdog.mjs), at a test's time limit: asks WebKitWebDriver for its
+ * status (the driver process alone), for the session's URL (the driver and the browser's
+ * automation, no page script) and to run `return 1` in the page (the page's thread), each with a
+ * short limit, while the test's own commands (`inFlight`) may still wait.
+ *
+ *   status or URL unanswered (or a new session      → driver stalled
+ *   unanswered for stuckMs)
+ *   answered, `return 1` did not run                → page busy (the page's thread is stuck)
+ *   answered, `return 1` ran, and a command that is → driver stalled
+ *   no page script (pointer or key actions, a
+ *   navigation) has waited stuckMs
+ *   answered, `return 1` ran                        → page pending (the test waits on the page:
+ *                                                     a call that never settled, or its own wait)
+ */
+export async function probeDriver(url, sessionId, inFlight, limits = PROBE_LIMITS) {
+  const { statusMs, sessionMs, stuckMs } = limits;
+  const ask = async (method, path, body, ms) => {
+    const started = Date.now();
+    try {
+      const r = await fetch(url + path, {
+        method, signal: AbortSignal.timeout(ms), headers: { "content-type": "application/json; charset=utf-8" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      await r.text();
+      return { answered: true, ms: Date.now() - started, status: r.status };
+    } catch (e) {
+      return { answered: false, why: e?.name === "TimeoutError" ? `no answer in ${ms / 1000} s` : String(e?.cause?.code ?? e?.message ?? e) };
+    }
+  };
+  const now = Date.now();
+  const waiting = inFlight.map((c) => `${c.name} waiting ${Math.round((now - c.since) / 1000)} s`).join(", ") || "no driver command waiting";
+  const status = await ask("GET", "/status", undefined, statusMs);
+  if (!status.answered) return { verdict: "driver stalled", detail: `GET /status: ${status.why}; ${waiting}` };
+  const newSession = inFlight.find((c) => c.name === "newSession" && now - c.since > stuckMs);
+  if (newSession) return { verdict: "driver stalled", detail: `a new session unanswered for ${Math.round((now - newSession.since) / 1000)} s; ${waiting}` };
+  if (!sessionId) return { verdict: "page pending", detail: `no session open, the driver answered its status; ${waiting}` };
+  const session = `/session/${sessionId}`;
+  const where = await ask("GET", `${session}/url`, undefined, sessionMs);
+  if (!where.answered) return { verdict: "driver stalled", detail: `GET url: ${where.why}; status answered in ${status.ms} ms; ${waiting}` };
+  const script = await ask("POST", `${session}/execute/sync`, { script: "return 1", args: [] }, sessionMs);
+  const answered = `status in ${status.ms} ms, url in ${where.ms} ms`;
+  if (!script.answered) return { verdict: "page busy", detail: `${answered}, a script: ${script.why}; ${waiting}` };
+  const stuck = inFlight.find((c) => !PAGE_SCRIPTS.has(c.name) && now - c.since > stuckMs);
+  if (stuck) return { verdict: "driver stalled", detail: `${stuck.name} unanswered for ${Math.round((now - stuck.since) / 1000)} s while ${answered}, a script in ${script.ms} ms` };
+  return { verdict: "page pending", detail: `the driver answered ${answered}, a script in ${script.ms} ms; ${waiting}` };
 }
 
 async function webkitVersion(display) {
