@@ -208,7 +208,13 @@ async fn synthetic_confirm_clicks_do_nothing() {
 
     // Early, and after the arm delay: element.click() and dispatchEvent are untrusted.
     confirm.click();
-    TimeoutFuture::new(120).await;
+    // Armed a frame or two after the delay (SPEC §4.2: from a painted frame).
+    for _ in 0..100 {
+        if confirm.get_attribute("data-armed").as_deref() == Some("true") {
+            break;
+        }
+        TimeoutFuture::new(30).await;
+    }
     assert_eq!(confirm.get_attribute("data-armed").as_deref(), Some("true"));
     confirm.click();
     let init = MouseEventInit::new();
