@@ -216,15 +216,47 @@ async fn synthetic_confirm_clicks_do_nothing() {
         TimeoutFuture::new(30).await;
     }
     assert_eq!(confirm.get_attribute("data-armed").as_deref(), Some("true"));
+    // On the armed card, first the whole gesture a script can make: a press then a single click
+    // (SPEC §4.2's pointer shape, untrusted); then element.click() and a dispatched click; then
+    // focus moved to Confirm by Tab, and Enter and Space on it. None confirms, and none delays
+    // the card either: an untrusted event is no input at all, so Confirm stays armed.
+    let press = Event::new_with_event_init_dict("pointerdown", &{
+        let init = EventInit::new();
+        init.set_bubbles(true);
+        init
+    })
+    .unwrap();
+    confirm.dispatch_event(&press).unwrap();
+    let single = MouseEventInit::new();
+    single.set_bubbles(true);
+    single.set_detail(1);
+    let click = MouseEvent::new_with_mouse_event_init_dict("click", &single).unwrap();
+    confirm.dispatch_event(&click).unwrap();
+    settle().await;
+    assert!(log.borrow().is_empty(), "a script's press and click");
     confirm.click();
     let init = MouseEventInit::new();
     init.set_bubbles(true);
     init.set_cancelable(true);
     let click = MouseEvent::new_with_mouse_event_init_dict("click", &init).unwrap();
     confirm.dispatch_event(&click).unwrap();
+    press_tab(button(&root, "cancel").unchecked_ref(), false);
+    for key in ["Enter", " "] {
+        let init = KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        confirm.dispatch_event(&event).unwrap();
+    }
     settle().await;
     assert!(log.borrow().is_empty());
     assert!(layer.is_open());
+    assert_eq!(
+        confirm.get_attribute("data-armed").as_deref(),
+        Some("true"),
+        "untrusted events delayed the card"
+    );
 
     // The card is still undecided: Cancel still works.
     button(&root, "cancel").click();
