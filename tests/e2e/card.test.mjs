@@ -62,7 +62,6 @@ async function waitOutcome(p, key, timeout = 5000) {
   throw new Error(`no outcome for ${key}`);
 }
 const runs = (p, name) => p.evaluate((name) => window.runs[name] ?? 0, name);
-const armed = () => sleep(400);
 
 test("the package loads, and a trusted click on Confirm is seen by the Rust card and runs the action", { timeout: TEST_TIMEOUT }, async () => {
   const p = await page();
@@ -97,7 +96,7 @@ test("element.click(), dispatchEvent and synthetic keys on Confirm do nothing", 
   await p.evaluate(() => window.hard("wipeDisk"));
   const key = await p.evaluate(() => window.call("wipeDisk"));
   await waitCard(p, (s) => s.open);
-  await armed();
+  await waitArmed(p);
   await onPart(p, "confirm", function () { this.click(); });
   await onPart(p, "confirm", function () {
     this.dispatchEvent(new MouseEvent("click", { bubbles: true, composed: true }));
@@ -142,7 +141,7 @@ test("Cancel, Escape and Enter on the initially focused button each cancel", { t
   for (const [way, act] of Object.entries(ways)) {
     const key = await p.evaluate(() => window.call("eraseAll"));
     await waitCard(p, (s) => s.open && s.focused === "cancel");
-    await armed();
+    await waitArmed(p);
     await act();
     const o = await waitOutcome(p, key);
     assert.equal(o.gate, "cancelled", way);
@@ -157,7 +156,7 @@ test("Cancel, Escape and Enter on the initially focused button each cancel", { t
 test("Tab and Shift+Tab stay inside the card (the reason field, Cancel, Confirm); Space on Confirm confirms once focus was brought there in the armed card", { timeout: TEST_TIMEOUT }, async () => {
   // A long delay, so that every Tab below lands while the card is not armed yet, however slow
   // the machine.
-  const p = await page({ armDelayMs: 1500 });
+  const p = await page({ armDelayMs: 3000 });
   await p.evaluate(() => window.hard("resetPassword"));
   const key = await p.evaluate(() => window.call("resetPassword"));
   await waitCard(p, (s) => s.open && s.focused === "cancel");
@@ -173,12 +172,12 @@ test("Tab and Shift+Tab stay inside the card (the reason field, Cancel, Confirm)
   assert.deepEqual(seen, ["confirm", "reason", "cancel", "confirm", "cancel", "reason", "confirm"]);
   // Focus reached Confirm while the card was not armed yet: a key there does nothing, and
   // starts the delay again (SPEC §4.2: focus must be brought to Confirm in the armed card).
-  await sleep(1800);
+  await waitArmed(p);
   await p.keyboard.press("Space");
   await sleep(200);
   assert.equal(await outcome(p, key), null, "Space on a Confirm focused before arming");
   // Brought there again once armed, it confirms.
-  await sleep(1800);
+  await waitArmed(p);
   await p.keyboard.press("Shift+Tab");
   await p.keyboard.press("Tab");
   assert.equal((await cardState(p)).focused, "confirm");
@@ -192,7 +191,7 @@ test("a double click on Confirm runs the action once", { timeout: TEST_TIMEOUT }
   await p.evaluate(() => window.hard("purgeCache"));
   const key = await p.evaluate(() => window.call("purgeCache"));
   await waitCard(p, (s) => s.open);
-  await armed();
+  await waitArmed(p);
   const { x, y } = await (await import("./harness.mjs")).partCenter(p, "confirm");
   await p.mouse.dblclick(x, y);
   await p.mouse.click(x, y);

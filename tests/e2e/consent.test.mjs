@@ -73,7 +73,6 @@ async function waitOutcome(p, key, timeout = 8000) {
   throw new Error(`no outcome for ${key}`);
 }
 const records = (p) => p.evaluate(() => window.records);
-const armed = () => sleep(350);
 
 /** Types `text` into the card's reason field with the driver's real keyboard. */
 async function typeReason(p, text) {
@@ -117,7 +116,7 @@ test("a reason typed on the card reaches the outcome, its instruction and the re
   await waitCard(p, (s) => s.open);
   assert.equal(await onPart(p, "reason", function () { return this.value; }), "");
   // Enter in the field sends it: a cancel, never a confirm, even after the arm delay.
-  await armed();
+  await waitArmed(p);
   await typeReason(p, "wrong drive");
   await p.keyboard.press("Enter");
   const o2 = await waitOutcome(p, second);

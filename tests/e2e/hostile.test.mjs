@@ -286,7 +286,7 @@ test("synthetic events at every element, the SDK's card included, never confirm"
 test("calls during the arm delay, and trusted clicks inside it, do nothing", { timeout: TEST_TIMEOUT }, async () => {
   const p = await labPage();
   await p.evaluate(() => {
-    lab.setup({ armDelayMs: 1500 });
+    lab.setup({ armDelayMs: 1500, confirmTimeoutMs: 30000 });
     window.first = lab.call(lab.inst, { name: "deleteProject", args: { projectId: "a" }, callId: "arm1" });
   });
   await waitCard(p, (s) => s.open && s.summary === "Delete a?");
@@ -847,10 +847,10 @@ test("trusted clicks on the armed card's title, summary, countdown and backdrop 
   await p.evaluate(() => lab.inst.ck.dispose());
 
   // Focus put on Confirm through the engine's protocol (no page script can), then a person's
-  // Enter inside the arm delay: nothing. (Enter on Confirm once armed confirms: it is a trusted
-  // click on Confirm, SPEC §4; card.test.mjs drives Space there.)
+  // Enter inside the arm delay: nothing. (A key on Confirm confirms only once focus was brought
+  // there by a key or press in the armed card, SPEC §4.2; card.test.mjs drives it.)
   await p.evaluate(() => {
-    const inst = lab.setup({ armDelayMs: 1500 });
+    const inst = lab.setup({ armDelayMs: 1500, confirmTimeoutMs: 30000 });
     lab.call(inst, { name: "deleteProject", args: { projectId: "keys" }, callId: "keys" }).then((o) => { window.keys = o; });
   });
   await waitCard(p, (s) => s.open && s.summary === "Delete keys?");
