@@ -378,6 +378,7 @@ test("an instance the page no longer holds keeps its card and its call until the
   await collectGarbage(p);
   await sleep(150);
   assert.equal((await cardState(p)).open, true, "the card is still there");
+  await waitArmed(p);
   await clickPart(p, "confirm");
   await waitCard(p, (s) => !s.open);
   const late = await p.evaluate(async () => {

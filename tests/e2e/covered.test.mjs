@@ -6,7 +6,7 @@
 // driver's mouse.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, waitCard, clickPart, waitFor, sleep, onlyIn } from "./harness.mjs";
+import { launch, openFixture, waitCard, clickPart, waitFor, sleep, onlyIn, waitArmed } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -57,7 +57,7 @@ test("a card covered by a popover the agent opened is not confirmed by a click t
     await sleep(100);
     assert.equal(await page.evaluate(() => window.runs), 0, "confirmed inside the arm delay after the cover went");
     // After the delay, the same click confirms.
-    await sleep(ARM_DELAY_MS + 100);
+    await waitArmed(page);
     await clickPart(page, "confirm");
     await waitFor(page, () => window.outcome !== null);
     assert.equal(await page.evaluate(() => window.outcome.gate), "confirmed");

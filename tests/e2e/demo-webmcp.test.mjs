@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch, clickPart, click, waitCard, waitFor, sleep, onlyIn, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
+import { launch, clickPart, click, waitCard, waitFor, sleep, onlyIn, ENGINE, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 const OUT = join(ROOT, "test-results/demo", ENGINE);
@@ -77,6 +77,7 @@ test("browser agent mode: the scripted assistant drives the page through documen
     await sleep(100);
     assert.equal((await steps(page)).at(-1), "deleteProject webmcp waiting", "the browser's agent is still waiting");
     assert.ok(await page.evaluate(() => window.demo.store.projects().some((x) => x.name === "Website redesign")), "nothing deleted by a script's click");
+    await waitArmed(page);
     await clickPart(page, "confirm");
     await idle(page);
     assert.equal(await lastReply(page), "Deleted Website redesign and its 11 tasks.");

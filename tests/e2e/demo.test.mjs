@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch, clickPart, click, waitCard, waitFor, onPart, partCenter, sleep, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
+import { launch, clickPart, click, waitCard, waitFor, onPart, partCenter, sleep, ENGINE, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 const OUT = join(ROOT, "test-results/demo", ENGINE);
@@ -174,7 +174,7 @@ test("a person walks through every gate; the hostile agent gets nowhere", { time
   card = await waitCard(page, (s) => s.open && s.confirmDisabled === false);
   assert.equal(card.summary, "Delete Website redesign and all its 12 tasks? This can't be undone.");
   assert.equal(card.focused, "cancel", "initial focus is on Cancel");
-  await sleep(600); // past the card's arm delay, for the screenshot
+  await waitArmed(page); // armed, for the screenshot
   await shot(page, "05-hard-card");
   if (process.env.COWORKKIT_UPDATE_DOCS === "1") copyFileSync(join(OUT, "05-hard-card.png"), join(ROOT, `docs/card-${ENGINE}.png`));
   await clickPart(page, "confirm");

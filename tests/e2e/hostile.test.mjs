@@ -233,6 +233,7 @@ test("synthetic events at every element, the SDK's card included, never confirm"
   assert.equal(await p.evaluate(() => lab.inst.ck.pending().length), 1);
   // The positive control: on that same armed card, after all of it, a person's click confirms.
   const answer = (callId) => p.evaluate((callId) => lab.inst.answers.find((a) => a.callIds.includes(callId))?.gate ?? "pending", callId);
+  await waitArmed(p);
   await trustedConfirm(p);
   await sleep(150);
   assert.equal(await answer("h1"), "confirmed", "a trusted click on the armed Confirm still confirms");

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, openFixture, waitCard, clickPart, sleep, TEST_TIMEOUT } from "./harness.mjs";
+import { launch, openFixture, waitCard, clickPart, sleep, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
 
 let env, p;
 before(async () => {
@@ -319,6 +319,7 @@ test("Anthropic: a hard tool_use waits for a real click on the card", { timeout:
   await waitCard(p, (s) => s.open && s.summary === "Delete p1?");
   await sleep(100);
   assert.equal(await p.evaluate(() => window.settled), null, "nothing resolves before the person decides");
+  await waitArmed(p);
   await clickPart(p, "confirm");
   const r = await p.evaluate(async () => {
     const result = await window.pendingResult;

@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { launch, openFixture, waitCard, clickPart, click, onPart, cardState, waitFor, sleep, onlyIn, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
+import { launch, openFixture, waitCard, clickPart, click, onPart, cardState, waitFor, sleep, onlyIn, ENGINE, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
 
 /** The README's WebMCP example, as written. */
 const README_BLOCK = readFileSync(new URL("../../README.md", import.meta.url), "utf8").match(/```js readme-webmcp\n([\s\S]*?)```/)?.[1];
@@ -294,6 +294,7 @@ test("a hard tool waits for a trusted click on the card; synthetic clicks do not
   assert.deepEqual([meanwhile.out.gate, meanwhile.out.error.code], ["rejected", "invalid_args"], "a hard tool offers no confirmToken");
   assert.equal((await cardState(p)).open, true);
 
+  await waitArmed(p);
   await clickPart(p, "confirm");
   const yes = await result("yes");
   assert.deepEqual(yes.out, { gate: "confirmed", ok: true, result: { done: "deleteProject", args: { projectId: "p1" } } });
@@ -711,6 +712,7 @@ test("through the npm @mcp-b/webmcp-polyfill: the same gates", onlyIn(["chromium
   await onPart(q, "confirm", function () { this.click(); });
   await sleep(50);
   assert.equal(await q.evaluate(() => window.hard), null, "a synthetic click does nothing");
+  await waitArmed(q);
   await clickPart(q, "confirm");
   const hard = await waitFor(q, () => window.hard);
   assert.deepEqual([hard.gate, hard.result], ["confirmed", "deleted"]);
