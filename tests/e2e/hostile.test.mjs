@@ -17,7 +17,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, existsSync } from "node:fs";
-import { launch, openFixture, onPart, click, cardState, waitCard, waitArmed, sleep, partCenter, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
+import { launch, openFixture, onPart, click, cardState, waitCard, waitArmed, apartFromTheLastClick, sleep, partCenter, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
 
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SCALE = Number(process.env.HOSTILE_SCALE ?? (ENGINE === "chromium" ? 1 : 0.5));
@@ -79,6 +79,7 @@ async function trustedConfirm(p) {
   });
   if (!at) throw new Error("no Confirm to click");
   await p.evaluate((at) => { lab.confirmAt = at; }, at);
+  await apartFromTheLastClick(p);
   await p.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
 }
 
