@@ -16,6 +16,15 @@ export function serverError(code, message) {
 }
 
 /**
+ * A text cut to `max` characters.
+ * @param {string} text
+ * @param {number} [max]
+ */
+export function clip(text, max = 80) {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
  * A value as a message quotes it: JSON, cut to `max` characters.
  * @param {unknown} value
  * @param {number} [max]
@@ -28,5 +37,5 @@ export function quote(value, max = 80) {
   } catch {
     text = Object.prototype.toString.call(value);
   }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return clip(text, max);
 }

@@ -16,7 +16,7 @@
  * loaded at the first call).
  */
 import { createHash } from "node:crypto";
-import { quote, serverError } from "./errors.js";
+import { clip, quote, serverError } from "./errors.js";
 import { canonicalJson, readStatement } from "./statement.js";
 
 /** @typedef {import("./server.js").VerifyReceiptOptions} VerifyReceiptOptions */
@@ -186,7 +186,7 @@ export const verifyReceipt = async function verifyReceipt(receipt, options) {
     throw serverError("wrong_call", `the receipt approves ${quote(statement.action)}, not ${quote(expected.action)}`);
   }
   const args = canonicalJson(statement.args);
-  if (args !== expected.args) throw serverError("wrong_call", `the receipt approves ${statement.action} with args ${quote(args)}, not ${quote(expected.args)}`);
+  if (args !== expected.args) throw serverError("wrong_call", `the receipt approves ${statement.action} with args ${clip(args)}, not ${clip(expected.args)}`);
   if (statement.origin !== expected.origin) throw serverError("wrong_origin", `the statement was made on ${quote(statement.origin)}, not on ${quote(expected.origin)}`);
   if (statement.rpId !== expected.rpID) throw serverError("wrong_origin", `the statement names the relying party ${quote(statement.rpId)}, not ${quote(expected.rpID)}`);
 
