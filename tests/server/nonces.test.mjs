@@ -1,10 +1,10 @@
 // The nonce stores of coworkkit/server (SPEC §13): memoryNonces in this process, redisNonces
 // against a real Redis server (tests/server/redis.mjs), and what each does at its edges.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { memoryNonces, redisNonces } from "../../src/server/index.js";
-import { connect, startRedis } from "./redis.mjs";
+import { connect, sharedRedis, stopSharedRedis } from "./redis.mjs";
 
 const nonce = () => randomBytes(16).toString("hex");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -46,13 +46,13 @@ test("the stores refuse what is not a nonce or a time, and bad settings, with in
   await assert.rejects(odd.claim(nonce(), Date.now() + 1000), (e) => e.code === "invalid_options" && /not "OK" or null/.test(e.message));
 });
 
-let redis, clients = [];
-before(async () => { redis = await startRedis(); });
+// Redis (tests/server/redis.mjs): started by the first test that needs it.
+const clients = [];
 after(async () => {
   for (const c of clients) await c.quit().catch(() => {});
-  await redis?.stop();
+  await stopSharedRedis();
 });
-const client = async () => { const c = await connect(redis.url); clients.push(c); return c; };
+const client = async () => { const c = await connect((await sharedRedis()).url); clients.push(c); return c; };
 
 test("redisNonces: one SET <prefix><nonce> 1 NX PXAT <expiresAt>; a second claim is false, from any client, until Redis drops the key at expiresAt", async () => {
   const [a, b] = [await client(), await client()];

@@ -3,31 +3,30 @@
 // Redis server, a receipt accepted by one is replayed in every other, also after a process is
 // killed and started again, and of two at once exactly one accepts it. With memoryNonces each
 // process would accept it: that is what the shared store is for.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { loadReceipts } from "./receipts.mjs";
-import { startRedis } from "./redis.mjs";
+import { sharedRedis, stopSharedRedis } from "./redis.mjs";
 
 const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const ALL = loadReceipts();
 /** The receipt of a card that waits a day: still live in real time when these tests run. */
 const DAY = 86_400_000;
 
-let redis;
 const live = new Set();
-before(async () => { redis = await startRedis(); });
 after(async () => {
   for (const p of live) p.kill("SIGKILL");
-  await redis?.stop();
+  await stopSharedRedis();
 });
 
 /** A server process; `check(file, user)` sends it a receipt and resolves with its answer. */
 async function serverProcess(store, prefix) {
+  const redis = store === "redis" ? await sharedRedis() : null;
   const child = fork(WORKER, [], {
-    env: { ...process.env, COWORKKIT_STORE: store, COWORKKIT_REDIS_URL: redis.url, COWORKKIT_PREFIX: prefix },
+    env: { ...process.env, COWORKKIT_STORE: store, COWORKKIT_REDIS_URL: redis?.url ?? "", COWORKKIT_PREFIX: prefix },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   live.add(child);

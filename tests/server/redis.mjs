@@ -41,6 +41,21 @@ export async function startRedis() {
   return { url, stop: async () => { child.kill(); await exited; } };
 }
 
+let shared;
+/**
+ * This file's Redis, started at the first test that asks (so that, without redis-server, each
+ * test that needs it fails with the reason rather than being cancelled by a failed hook).
+ */
+export function sharedRedis() {
+  shared ??= startRedis();
+  return shared;
+}
+/** Stops this file's Redis, if one was started. */
+export async function stopSharedRedis() {
+  const started = await shared?.catch(() => null);
+  await started?.stop();
+}
+
 /** A connected node-redis client of `url`. */
 export function connect(url) {
   return createClient({ url }).on("error", () => {}).connect();
