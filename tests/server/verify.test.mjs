@@ -115,15 +115,16 @@ for (const engine of ENGINES) {
   test(`${engine}: unknown_credential: a passkey the lookup does not give for this user (another person's, or none)`, async (t) => {
     const file = R["max-p1"];
     clockAt(t, file);
-    // max's passkey, genuine, for the same call: on ann's session the lookup gives nothing.
+    // On max's own session his receipt is accepted...
+    const { credentialId } = await verifyReceipt(file.receipt, optionsFor(file, { credential: async (id) => passkeysOf(file, "max")(id) }));
+    assert.equal(credentialId, file.credentials.find((c) => c.user === "max").id);
+    // ...and the same genuine receipt, on ann's session (a store of its own), is not: her lookup
+    // gives no passkey with that id.
     await refused(verifyReceipt(file.receipt, optionsFor(file, { credential: passkeysOf(file, "ann") })), "unknown_credential", /no passkey ".+" of this user/);
     await refused(verifyReceipt(file.receipt, optionsFor(file, { credential: async () => undefined })), "unknown_credential");
     // A lookup that answers with another passkey than the one asked for.
     const ann = file.credentials.find((c) => c.user === "ann");
     await refused(verifyReceipt(file.receipt, optionsFor(file, { credential: () => ({ ...ann, counter: 0 }) })), "unknown_credential", /gave another passkey/);
-    // On max's own session it is accepted.
-    const { credentialId } = await verifyReceipt(file.receipt, optionsFor(file, { credential: async (id) => passkeysOf(file, "max")(id) }));
-    assert.equal(credentialId, file.credentials.find((c) => c.user === "max").id);
   });
 
   test(`${engine}: bad_assertion: another statement's challenge, a bad signature, no user verification`, async (t) => {
