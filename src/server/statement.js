@@ -85,7 +85,7 @@ export function readStatement(text) {
   }
   for (const field of ["issuedAt", "expiresAt"]) {
     const value = statement[field];
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
       bad(`the statement's ${field} must be a time in epoch milliseconds, not ${quote(value)}`);
     }
   }
