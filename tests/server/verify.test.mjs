@@ -240,8 +240,9 @@ for (const engine of ENGINES) {
   });
 }
 
-test("options that cannot be right are the app's error (invalid_options), named, before any receipt is read", async () => {
+test("options that cannot be right are the app's error (invalid_options), named, before any receipt is read", async (t) => {
   const file = ALL[ENGINES[0]]["ann-p1"];
+  clockAt(t, file);
   const base = optionsFor(file);
   const cases = [
     [{ ...base, nonces: undefined }, /nonces must be a nonce store/],
@@ -254,6 +255,7 @@ test("options that cannot be right are the app's error (invalid_options), named,
     [(({ args, ...rest }) => rest)(base), /args is missing/],
   ];
   for (const [options, says] of cases) await refused(verifyReceipt(file.receipt, options), "invalid_options", says);
+  // A stored passkey the app's lookup gives in a shape that cannot be one.
   await refused(verifyReceipt(file.receipt, { ...base, credential: () => ({ id: file.receipt.credential.id, publicKey: 7, counter: 0 }) }), "invalid_options", /publicKey must be the COSE key/);
 });
 
