@@ -240,7 +240,7 @@ for (const engine of ENGINES) {
   });
 }
 
-test("options that cannot be right are the app's error (invalid_options), named, before any receipt is read", async (t) => {
+test("options that cannot be right, and a stored passkey in no passkey's shape, are the app's error (invalid_options), named", async (t) => {
   const file = ALL[ENGINES[0]]["ann-p1"];
   clockAt(t, file);
   const base = optionsFor(file);
