@@ -6,10 +6,12 @@
  *
  *   bad_statement       the statement is not canonical JSON, not v: 1, or lacks a field
  *   wrong_call          another action, or other args, than this request asks for
- *   wrong_origin        another origin or rpId than expected, in the statement or the assertion
+ *   wrong_origin        another origin or rpId than expected, in the statement
  *   expired             expiresAt passed, issuedAt in the future, or a lifetime over the cap
- *   bad_assertion       a malformed assertion, another challenge, no UV, a bad signature
+ *   wrong_origin        the assertion made on another origin, or for another RP ID
+ *   bad_assertion       a malformed assertion, another challenge, no UP or UV
  *   unknown_credential  the app's lookup gives no passkey of this user with that id
+ *   bad_assertion       a bad signature, a counter at or below the stored one
  *   replayed            the nonce was claimed before
  *
  * The signature itself is @simplewebauthn/server's to check (an optional peer dependency,
