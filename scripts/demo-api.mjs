@@ -1,22 +1,29 @@
 // The demo's own small server side (www/ is the page): passkeys for confirmations, kept in
 // memory, and the one action whose receipt the server checks before it acts. What an app's
-// server does with coworkkit's passkey receipts (SPEC §4.1), in a few endpoints:
+// server does with coworkkit's passkey receipts (SPEC §4.1, §13), in a few endpoints:
 //
-//   POST /api/passkeys/options   { user }                  → registration options (JSON form)
-//   POST /api/passkeys           { user, credential }      → { id }: the passkey is enrolled
-//   GET  /api/passkeys?user=ann                            → { ids }: what passkey.credentials gives
-//   POST /api/projects/delete    { projectId, receipt }    → { deleted } once the receipt holds
+//   POST /api/passkeys/options   { user }                        → registration options (JSON form)
+//   POST /api/passkeys           { user, credential }            → { id }: the passkey is enrolled
+//   GET  /api/passkeys?user=ann                                  → { ids }: what passkey.credentials gives
+//   POST /api/projects/delete    { user, projectId, receipt }    → { deleted, by } once the receipt holds
 //
-// A receipt holds when @simplewebauthn/server verifies its assertion (user verification
-// required) with the challenge SHA-256(statement), for an enrolled passkey, from this origin;
-// and its statement is a deleteProject of exactly this project, not expired, its nonce never
-// seen before. WebAuthn wants a domain for the relying party, so passkeys work on
-// http://localhost:<port>/, not on 127.0.0.1.
+// `user` stands in for the signed-in session (the demo's "Acting as" list). The delete is the
+// server's decision twice over: only an admin may delete (the page's `approvers` is a courtesy
+// to the person, not a control), and the receipt must pass coworkkit/server's verifyReceipt for
+// exactly this project, signed by a passkey of *that* user (the lookup is bound to the user), its
+// nonce claimed in memoryNonces() (this server is one process) and its counter stored back.
+// WebAuthn wants a domain for the relying party, so passkeys work on http://localhost:<port>/,
+// not on 127.0.0.1.
 //
-// The WebAuthn library is dev tooling, installed with the rest in tests/e2e/node_modules by
-// scripts/setup; tests/e2e/passkeys.mjs wraps it (and the e2e tests verify with it too).
-import { isDeepStrictEqual } from "node:util";
-import { CredentialStore, registrationOptions, verifyReceipt, verifyRegistration } from "../tests/e2e/passkeys.mjs";
+// Registration uses tests/e2e/passkeys.mjs (@simplewebauthn/server, installed with the rest of
+// the dev tooling in tests/e2e/node_modules by scripts/setup, which also links it as the root
+// node_modules); the receipt check is the package's own, imported from src/server as the demo
+// runs from the tree.
+import { verifyReceipt, memoryNonces } from "../src/server/index.js";
+import { CredentialStore, registrationOptions, verifyRegistration } from "../tests/e2e/passkeys.mjs";
+
+/** The server's own roles: who may do what is decided here, whatever the page shows. */
+const ROLES = { ann: "admin", max: "member" };
 
 /** The largest request body the API reads. */
 const MAX_BODY = 64 * 1024;
@@ -29,8 +36,8 @@ export function demoApi() {
   const credentials = new CredentialStore();
   /** user → the challenge of the registration options last handed out. */
   const challenges = new Map();
-  /** Nonces of the statements whose receipts were accepted, with their expiry. */
-  const usedNonces = new Map();
+  /** The nonces of accepted receipts, until their statements expire (one process: memory). */
+  const nonces = memoryNonces();
 
   const routes = {
     "POST /api/passkeys/options": async ({ user }, site) => {
@@ -56,23 +63,26 @@ export function demoApi() {
       const user = url.searchParams.get("user");
       return [200, { ids: isUser(user) ? credentials.ids(user) : [] }];
     },
-    "POST /api/projects/delete": async ({ projectId, receipt }, site) => {
-      let statement;
+    "POST /api/projects/delete": async ({ user, projectId, receipt }, site) => {
+      if (!isUser(user) || typeof projectId !== "string") return [400, { error: "user and projectId are needed" }];
+      if (ROLES[user] !== "admin") return [403, { error: `refused: only an admin deletes a project, and ${user} is a ${ROLES[user] ?? "guest"}` }];
       try {
-        statement = await verifyReceipt(receipt, { expectedOrigin: site.origin, expectedRPID: site.rpID, credentialStore: credentials });
+        await verifyReceipt(receipt, {
+          action: "deleteProject", args: { projectId },
+          origin: site.origin, rpID: site.rpID,
+          // A passkey of the signed-in user only: another person's passkey approves nothing here.
+          credential: (id) => {
+            const c = credentials.get(id);
+            return c && c.user === user ? c : null;
+          },
+          onCounter: (id, counter) => { credentials.get(id).counter = counter; },
+          nonces,
+        });
       } catch (error) {
-        return [403, { error: `refused: the passkey receipt did not verify (${error.message})` }];
+        if (!error.code || error.code === "invalid_options") throw error;
+        return [403, { error: `refused (${error.code}): ${error.message}`, code: error.code }];
       }
-      const now = Date.now();
-      for (const [nonce, expiresAt] of usedNonces) if (expiresAt < now) usedNonces.delete(nonce);
-      const exactly = statement.v === 1 && statement.action === "deleteProject"
-        && isDeepStrictEqual(statement.args, { projectId }) && statement.origin === site.origin;
-      if (!exactly) return [403, { error: "refused: the receipt is for another call" }];
-      if (!(statement.expiresAt > now)) return [403, { error: "refused: the receipt has expired" }];
-      if (usedNonces.has(statement.nonce)) return [403, { error: "refused: this receipt was used before" }];
-      usedNonces.set(statement.nonce, statement.expiresAt);
-      const by = credentials.get(receipt.credential.id)?.user;
-      return [200, { deleted: projectId, by }];
+      return [200, { deleted: projectId, by: user }];
     },
   };
 

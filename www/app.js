@@ -142,7 +142,7 @@ function defineDeleteProject({ passkey }) {
     },
     run: async ({ projectId: id }, ctx) => {
       const p = need(id);
-      if (passkey) await deleteOnServer(id, ctx.receipt); // throws with the server's reason
+      if (passkey) await deleteOnServer(currentUser().id, id, ctx.receipt); // throws with the server's reason
       store.deleteProject(id);
       return { deleted: id, name: p.name, tasks: p.tasks.length, ...(passkey ? { verifiedWith: "passkey" } : {}) };
     },

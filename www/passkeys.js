@@ -1,7 +1,8 @@
 // Passkeys in the demo: enrolling one for confirmations, and the server's check of a receipt
-// before a project is deleted. The server side is the demo's own small API (scripts/demo-api.mjs,
-// @simplewebauthn/server, in memory); coworkkit itself only needs `passkey.credentials` (the ids
-// below) and hands `run` the receipt to send.
+// before a project is deleted. The server side is the demo's own small API (scripts/demo-api.mjs:
+// registration with @simplewebauthn/server, receipts with coworkkit/server, in memory);
+// coworkkit itself only needs `passkey.credentials` (the ids below) and hands `run` the receipt
+// to send.
 
 /** Why this page cannot use passkeys, or null when it can. */
 export function passkeysUnavailable() {
@@ -42,7 +43,10 @@ export async function enrolPasskey(user) {
   return (await api("POST", "/api/passkeys", { user, credential: created.toJSON() })).id;
 }
 
-/** Asks the server to delete a project; it checks the passkey receipt first, and says why not. */
-export function deleteOnServer(projectId, receipt) {
-  return api("POST", "/api/projects/delete", { projectId, receipt });
+/**
+ * Asks the server to delete a project as `user` (the demo's stand-in for a signed-in session);
+ * it checks who may, and the passkey receipt, first, and says why not.
+ */
+export function deleteOnServer(user, projectId, receipt) {
+  return api("POST", "/api/projects/delete", { user, projectId, receipt });
 }

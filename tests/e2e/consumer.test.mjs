@@ -7,8 +7,13 @@
 //   with @web/rollup-plugin-import-meta-assets, esbuild with its file loader and
 //   `init({ module_or_path })`, webpack 5 and Parcel 2 with no config), and an esbuild bundle of
 //   `coworkkit/inline`, which needs no recipe;
-// - a plain page that imports the installed files as ES modules, no bundler.
-// One `npm install` brings every app's tools. Needs ./scripts/build-pkg first.
+// - a plain page that imports the installed files as ES modules, no bundler;
+// - coworkkit/server in node: in the browser app, which installed no @simplewebauthn/server (it
+//   says missing_dependency), and in a small server app that did (tests/e2e/consumer/server-app:
+//   it refuses a bad receipt with a code, and its types check under tsc with node-redis's
+//   client); no browser bundle holds it, and a browser build cannot resolve it.
+// One `npm install` brings every browser app's tools, a second the server app's. Needs
+// ./scripts/build-pkg first.
 // COWORKKIT_KEEP_CONSUMER=1 keeps the temporary folder for a look.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -43,6 +48,10 @@ const VERSIONS = {
   rollup: "4.68.9", "@rollup/plugin-node-resolve": "16.0.3", "@web/rollup-plugin-import-meta-assets": "2.3.3",
   esbuild: "0.28.2", webpack: "5.113.0", "webpack-cli": "7.3.1", parcel: "2.16.4",
 };
+
+/** The server app's dependencies beside coworkkit (the versions tests/e2e pins). */
+const SERVER_VERSIONS = { "@simplewebauthn/server": "14.0.3", redis: "5.12.4" };
+const SERVER_TYPES_NODE = "26.6.6";
 
 /**
  * The apps of tests/e2e/consumer/bundlers/: a folder each, whose entry instantiates the wasm the
@@ -89,7 +98,7 @@ async function sh(cmd, args, options = {}) {
   }
 }
 
-let tmp, app, tarball, server, browser;
+let tmp, app, serverApp, tarball, server, browser;
 const timings = {};
 /** Each bundler app's build: `{ ok: true }`, or `{ ok: false, error }` for its own test to report. */
 const bundled = {};
@@ -118,6 +127,17 @@ before(async () => {
   await timed("npm install", () => sh("npm", [
     "install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "--no-update-notifier",
   ], { cwd: app }));
+  // The server app: coworkkit with its optional peer, and node-redis for redisNonces.
+  serverApp = join(tmp, "server-app");
+  cpSync(join(FIXTURES, "server-app"), serverApp, { recursive: true });
+  writeFileSync(join(serverApp, "package.json"), JSON.stringify({
+    name: "coworkkit-consumer-server", private: true, type: "module",
+    dependencies: { coworkkit: `file:${tarball}`, ...SERVER_VERSIONS },
+    devDependencies: { typescript: VERSIONS.typescript, "@types/node": SERVER_TYPES_NODE },
+  }, null, 2));
+  await timed("npm install (server app)", () => sh("npm", [
+    "install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "--no-update-notifier",
+  ], { cwd: serverApp }));
 
   // Production React, and development React (where StrictMode double-mounts) under /dev/.
   const vite = join(app, "node_modules/.bin/vite");
@@ -171,19 +191,22 @@ chromiumTest("the tarball holds exactly the files of `files`, and its .d.ts have
   // snippets/ directory ships.
   assert.deepEqual(all, [
     "LICENSE-APACHE", "LICENSE-MIT", "README.md", "coworkkit.d.ts", "coworkkit.js", "coworkkit_bg.wasm",
-    "inline.d.ts", "inline.js", "package.json", "react.d.ts", "react.js",
+    "inline.d.ts", "inline.js", "package.json", "react.d.ts", "react.js", "server.d.ts", "server.js",
   ]);
   const installed = join(app, "node_modules/coworkkit");
   const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
   assert.deepEqual(Object.keys(manifest.exports["./react"]), ["types", "import", "default"]);
   assert.deepEqual(Object.keys(manifest.exports["./inline"]), ["types", "import", "default"]);
   assert.equal(manifest.peerDependenciesMeta.react.optional, true);
+  // coworkkit/server: for node only (no browser condition, no default), its peer optional.
+  assert.deepEqual(manifest.exports["./server"], { types: "./server.d.ts", node: "./server.js" });
+  assert.equal(manifest.peerDependenciesMeta["@simplewebauthn/server"].optional, true);
 
   // wasm-bindgen's only `any`s are the raw wasm exports listed in `interface InitOutput` (what
   // `init()` resolves to: ABI functions such as `coworkkit_invoke: (a: number, b: any) => any`,
   // never meant to be called; scripts/short-imports.mjs names the closure entry points `$0`,
   // `$1`, …). They are allowed there and nowhere else.
-  for (const file of ["coworkkit.d.ts", "react.d.ts", "inline.d.ts"]) {
+  for (const file of ["coworkkit.d.ts", "react.d.ts", "inline.d.ts", "server.d.ts"]) {
     let inInitOutput = false;
     const offending = [];
     readFileSync(join(installed, file), "utf8").split("\n").forEach((line, i) => {
@@ -472,3 +495,45 @@ for (const [name, { title, wasm }] of Object.entries(BUNDLERS)) {
     await bundlerStory(name);
   });
 }
+
+/** A string of coworkkit/server's that no browser module of the package holds: its Redis key prefix. */
+const SERVER_MARKER = "coworkkit:nonce:";
+
+chromiumTest("coworkkit/server in node: importable from the tarball; says missing_dependency without @simplewebauthn/server, and refuses a bad receipt with a code beside it", async () => {
+  // The browser app installed coworkkit alone: its optional peer is not there.
+  assert.equal(existsSync(join(app, "node_modules/@simplewebauthn/server")), false, "a browser-only app installs no @simplewebauthn/server");
+  cpSync(join(FIXTURES, "server-app/check.mjs"), join(app, "check-server.mjs"));
+  const alone = JSON.parse(await sh("node", ["check-server.mjs"], { cwd: app }));
+  assert.deepEqual(alone.exports, ["function", "function", "function"]);
+  assert.equal(alone.code, "missing_dependency", alone.message);
+  assert.match(alone.message, /^coworkkit: .*npm install @simplewebauthn\/server/);
+
+  const beside = JSON.parse(await sh("node", ["check.mjs"], { cwd: serverApp }));
+  assert.deepEqual(beside.exports, ["function", "function", "function"]);
+  assert.equal(beside.code, "bad_statement", beside.message);
+  assert.match(beside.message, /^coworkkit: the statement is not canonical JSON/);
+
+  // Its types, as a TypeScript server uses them (each @ts-expect-error must fire).
+  await timed("tsc (server app)", () => sh(join(serverApp, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: serverApp }));
+});
+
+chromiumTest("no browser bundle holds coworkkit/server, and a browser build cannot import it", async () => {
+  const installed = readFileSync(join(app, "node_modules/coworkkit/server.js"), "utf8");
+  assert.ok(installed.includes(SERVER_MARKER), `server.js holds the marker ${SERVER_MARKER}`);
+  for (const file of ["coworkkit.js", "inline.js", "react.js"]) {
+    assert.ok(!readFileSync(join(app, "node_modules/coworkkit", file), "utf8").includes(SERVER_MARKER), `${file} does not`);
+  }
+  const outputs = [join(app, "dist"), join(app, "dist-dev"), ...Object.keys(BUNDLERS).map((name) => join(app, "bundlers", name, "dist"))];
+  let scanned = 0;
+  for (const dir of outputs) {
+    for (const file of filesUnder(dir).filter((f) => /\.(m?js|html)$/.test(f))) {
+      scanned++;
+      assert.ok(!readFileSync(join(dir, file), "utf8").includes(SERVER_MARKER), `${relative(app, join(dir, file))} holds coworkkit/server`);
+    }
+  }
+  assert.ok(scanned >= Object.keys(BUNDLERS).length + 2, `scanned ${scanned} bundle files`);
+  // A browser build that asks for it: the export has no browser condition, so it does not resolve.
+  writeFileSync(join(app, "wants-server.js"), 'import { verifyReceipt } from "coworkkit/server";\nconsole.log(verifyReceipt);\n');
+  await assert.rejects(sh(join(app, "node_modules/.bin/esbuild"), ["wants-server.js", "--bundle", "--platform=browser", "--format=esm", "--outfile=wants-server.out.js", "--log-level=error"], { cwd: app }),
+    /coworkkit\/server|"\.\/server"/);
+});

@@ -100,18 +100,19 @@ test("the demo: a passkey set up in the page makes deleting a project take it, a
     const row = await onPart(page, "outcome", function () { return this.textContent; });
     assert.match(row ?? "", /passkey/, "the Watch panel shows the passkey");
 
-    // The server checks every receipt: the same one again, for this project or another, is refused.
+    // The server checks every receipt (coworkkit/server): the same one again, for this project
+    // or another, is refused; and a member may not delete, whatever receipt they bring.
     const replay = await page.evaluate(async (receipt) => {
-      const post = (projectId) => fetch("/api/projects/delete", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ projectId, receipt }) })
+      const post = (user, projectId) => fetch("/api/projects/delete", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user, projectId, receipt }) })
         .then(async (r) => [r.status, (await r.json()).error]);
-      return [await post("p1"), await post("p2")];
+      return [await post("ann", "p1"), await post("ann", "p2"), await post("max", "p1")];
     }, record.verification.receipt);
-    // (The authenticator's signature counter already gives a replay away; the nonce would too.)
-    for (const [code, error] of replay) {
-      assert.equal(code, 403, error);
-      assert.match(error, /^refused: (this receipt was used before|the receipt is for another call|the passkey receipt did not verify \(Response counter)/);
-    }
-    // The two refused requests are the only console errors (Chromium logs each failed load).
+    for (const [code] of replay) assert.equal(code, 403, JSON.stringify(replay));
+    // (The signature counter the server stored back already gives the replay away; the nonce would too.)
+    assert.match(replay[0][1], /^refused \((replayed|bad_assertion)\): coworkkit: (the nonce .* was used before|the assertion did not verify: Response counter)/);
+    assert.match(replay[1][1], /^refused \(wrong_call\): coworkkit: the receipt approves deleteProject with args \{"projectId":"p1"\}, not \{"projectId":"p2"\}/);
+    assert.match(replay[2][1], /^refused: only an admin deletes a project, and max is a member/);
+    // The three refused requests are the only console errors (Chromium logs each failed load).
     assert.deepEqual(page.problems.filter((x) => !/status of 403/.test(x)), []);
   } finally {
     await page.close();

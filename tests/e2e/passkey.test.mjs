@@ -1,33 +1,34 @@
 // Passkey-verified confirmation (SPEC §4.1, §8 second paragraph), end to end: a real WebAuthn
 // ceremony against the driver's virtual authenticator (drivers/webauthn.mjs: the DevTools
 // protocol in Chromium, geckodriver's WebDriver extension in Firefox), trusted clicks on the
-// card, and every receipt checked in node by @simplewebauthn/server (a verifier nobody here
-// wrote) with the README's own server lines. Pages are served on localhost: WebAuthn wants a
-// domain for the relying party id. In an engine without virtual authenticators (WebKitGTK's
-// WebKitWebDriver answers none of the commands) the last tests say what the SDK does there.
+// card, and every receipt checked in node by the package's own coworkkit/server (pkg/server.js,
+// whose signature check is @simplewebauthn/server's, a verifier nobody here wrote). Every
+// receipt the browser made is kept for tests/server/ (receipts.mjs says where), with the
+// variants only a browser can make: an assertion without user verification, and one made on
+// another origin, each over a statement the SDK wrote. Pages are served on localhost: WebAuthn
+// wants a domain for the relying party id. In an engine without virtual authenticators
+// (WebKitGTK's WebKitWebDriver answers none of the commands) the last tests say what the SDK
+// does there.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { verifyAuthenticationResponse } from "@simplewebauthn/server";
+import { startServer } from "../../scripts/serve.mjs";
+import { verifyReceipt, memoryNonces } from "../../pkg/server.js";
 import { launch, onPart, partCenter, waitFor, sleep, ENGINE, TEST_TIMEOUT } from "./harness.mjs";
-import { CredentialStore, registrationOptions, statementChallenge, verifyReceipt, verifyRegistration } from "./passkeys.mjs";
+import { CredentialStore, registrationOptions, statementChallenge, verifyRegistration } from "./passkeys.mjs";
+import { clearReceipts, saveReceipt } from "./receipts.mjs";
 
-let env, origin, checkReceipt;
-const README_SERVER = new URL("./readme-passkey-server.tmp.mjs", import.meta.url);
+const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
+let env, origin;
 
 before(async () => {
   env = await launch();
   origin = env.url.replace("127.0.0.1", "localhost").replace(/\/$/, "");
-  // The README's server lines, as written, in a module beside this file (so that they resolve
-  // @simplewebauthn/server as an app's server would).
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-  const block = readme.match(/```js readme-passkey-server\n([\s\S]*?)```/);
-  assert.ok(block, "the README's passkey server block");
-  writeFileSync(README_SERVER, block[1]);
-  ({ checkReceipt } = await import(README_SERVER.href));
+  if (ENGINE !== "webkit") clearReceipts();
 });
 after(async () => {
-  rmSync(README_SERVER, { force: true });
   await env?.close();
 });
 
@@ -58,12 +59,15 @@ async function enrol(page, store, user = "ann") {
   return info.credential.id;
 }
 
+const ANN = { id: "ann", role: "admin" };
+const MAX = { id: "max", role: "member" };
+
 /**
  * The SDK on the page: one passkey action, `deleteProject`, that logs what `run` got. `ids` is
  * what `passkey.credentials` answers (changeable later through `window.ids`).
  */
-async function setUp(page, { ids, armDelayMs = 300, confirmTimeoutMs = 120000, timeoutMs = 60000, passkey = true } = {}) {
-  await page.evaluate(({ ids, armDelayMs, confirmTimeoutMs, timeoutMs, passkey }) => {
+async function setUp(page, { ids, armDelayMs = 300, confirmTimeoutMs = 120000, timeoutMs = 60000, passkey = true, approver = ANN } = {}) {
+  await page.evaluate(({ ids, armDelayMs, confirmTimeoutMs, timeoutMs, passkey, approver }) => {
     const { Coworkkit } = window.coworkkit;
     window.ids = ids;
     window.log = { records: [], runs: [], outcomes: [], asked: 0, events: [] };
@@ -74,7 +78,7 @@ async function setUp(page, { ids, armDelayMs = 300, confirmTimeoutMs = 120000, t
     }
     window.ck = new Coworkkit({
       armDelayMs, confirmTimeoutMs,
-      approver: () => ({ id: "ann", role: "admin" }),
+      approver: () => approver,
       onActionRecord: (r) => window.log.records.push(r),
       ...(passkey ? { passkey: { credentials: () => window.ids, timeoutMs } } : {}),
     });
@@ -93,7 +97,7 @@ async function setUp(page, { ids, armDelayMs = 300, confirmTimeoutMs = 120000, t
     });
     window.call = (projectId, callId) => window.ck.invoke({ name: "deleteProject", args: { projectId }, ...(callId ? { callId } : {}) })
       .then((o) => { window.log.outcomes.push(o); return o; });
-  }, { ids, armDelayMs, confirmTimeoutMs, timeoutMs, passkey });
+  }, { ids, armDelayMs, confirmTimeoutMs, timeoutMs, passkey, approver });
 }
 
 const log = (page) => page.evaluate(() => window.log);
@@ -164,35 +168,51 @@ test("a trusted click and a user-verified passkey fire the call once; its receip
   assert.equal(verified.verified, true);
   assert.equal(verified.authenticationInfo.userVerified, true);
 
-  // The README's server lines accept it for this call, once.
-  const server = { credential: { id: credential.id, publicKey: credential.publicKey, counter: 0 }, origin, rpID: "localhost" };
-  await checkReceipt(receipt, { action: "deleteProject", args: { projectId: "p1" }, ...server });
-  await assert.rejects(checkReceipt(receipt, { action: "deleteProject", args: { projectId: "p1" }, ...server }), /refused/, "a replayed receipt");
+  // coworkkit/server accepts it for this call, once; the passkey is looked up as ann's.
+  saveReceipt("call_7", { receipt, expect: { action: "deleteProject", args: { projectId: "p1" }, origin, rpID: "localhost" }, user: "ann", approver: ANN, store });
+  const check = serverFor(store, "ann");
+  const accepted = await check(receipt, { action: "deleteProject", args: { projectId: "p1" } });
+  assert.deepEqual(accepted, { statement, credentialId: id });
+  await refused(check(receipt, { action: "deleteProject", args: { projectId: "p1" } }), "replayed", "the same receipt again");
 
-  // A tampered statement, other args, another action: each fails.
+  // A tampered statement, other args, another action: each refused, by its own check.
   const tampered = { ...receipt, statement: receipt.statement.replace('"p1"', '"p2"') };
   await assert.rejects(verifyAuthenticationResponse({
     response: tampered.credential, expectedChallenge: statementChallenge(tampered.statement),
     expectedOrigin: origin, expectedRPID: "localhost", requireUserVerification: true,
     credential: { id: credential.id, publicKey: credential.publicKey, counter: 0 },
   }), "the signature is over the statement as it was");
-  await assert.rejects(checkReceipt(tampered, { action: "deleteProject", args: { projectId: "p2" }, ...server }));
-  const fresh = await freshServer(receipt, credential);
-  await assert.rejects(fresh(receipt, { action: "deleteProject", args: { projectId: "p2" }, ...server }), /refused/, "other args");
-  await assert.rejects(fresh(receipt, { action: "archiveProject", args: { projectId: "p1" }, ...server }), /refused/, "another action");
+  const fresh = serverFor(store, "ann");
+  await refused(fresh(tampered, { action: "deleteProject", args: { projectId: "p2" } }), "bad_assertion", "a tampered statement");
+  await refused(fresh(receipt, { action: "deleteProject", args: { projectId: "p2" } }), "wrong_call", "other args");
+  await refused(fresh(receipt, { action: "archiveProject", args: { projectId: "p1" } }), "wrong_call", "another action");
   await auth.remove();
   await page.close();
 });
 
-/** The README's checker with a nonce list of its own (a second server that never saw the receipt). */
-async function freshServer() {
-  const copy = new URL(`./readme-passkey-server.${Math.random().toString(36).slice(2)}.tmp.mjs`, import.meta.url);
-  writeFileSync(copy, readFileSync(README_SERVER));
-  try {
-    return (await import(copy.href)).checkReceipt;
-  } finally {
-    rmSync(copy, { force: true });
-  }
+/**
+ * A server of its own (its own memoryNonces) for `user`, whose passkeys are those of `store`
+ * that are `user`'s: `(receipt, { action, args, ...options }) => verifyReceipt(...)`.
+ */
+function serverFor(store, user) {
+  const nonces = memoryNonces();
+  return (receipt, options) => verifyReceipt(receipt, {
+    origin, rpID: "localhost", nonces,
+    credential: (id) => {
+      const c = store.get(id);
+      return c && c.user === user ? { id: c.id, publicKey: c.publicKey, counter: 0 } : null;
+    },
+    ...options,
+  });
+}
+
+/** Rejects with a coworkkit/server error of `code`, whose message starts "coworkkit:". */
+async function refused(promise, code, label) {
+  await assert.rejects(promise, (error) => {
+    assert.equal(error.code, code, `${label}: ${error.message}`);
+    assert.match(error.message, /^coworkkit: /, label);
+    return true;
+  }, label);
 }
 
 test("a receipt verifies for its own call only: replayed for a second call, or after its statement expired, it fails", withAuthenticators(), async () => {
@@ -212,24 +232,157 @@ test("a receipt verifies for its own call only: replayed for a second call, or a
   const statements = [first, second].map((r) => JSON.parse(r.statement));
   assert.deepEqual(statements.map((s) => s.callId), ["c1", "c2"]);
   assert.notEqual(statements[0].nonce, statements[1].nonce);
-  const credential = store.get(id);
-  const server = { credential: { id: credential.id, publicKey: credential.publicKey, counter: 0 }, origin, rpID: "localhost" };
-  const check = await freshServer();
-  const args = { projectId: "p1" };
-  await check(first, { action: "deleteProject", args, ...server });
+  const expect = { action: "deleteProject", args: { projectId: "p1" }, origin, rpID: "localhost" };
+  saveReceipt("c1", { receipt: first, expect, user: "ann", approver: ANN, store });
+  saveReceipt("c2", { receipt: second, expect, user: "ann", approver: ANN, store });
+  const check = serverFor(store, "ann");
+  const call = { action: "deleteProject", args: { projectId: "p1" } };
+  await check(first, call);
   // The second call, answered with the first call's receipt: refused.
-  await assert.rejects(check(first, { action: "deleteProject", args, ...server }), /refused/);
-  await check(second, { action: "deleteProject", args, ...server });
+  await refused(check(first, call), "replayed", "the first call's receipt for the second call");
+  await check(second, call);
   // The statement of a third call, checked once its card's time has passed.
   await page.evaluate(() => { window.call("p1", "c3"); });
   await confirmArmed(page);
   await waitUntil(page, () => window.log.outcomes.length === 3);
   const third = (await log(page)).runs[2].receipt;
+  saveReceipt("c3", { receipt: third, expect, user: "ann", approver: ANN, store });
   const late = JSON.parse(third.statement).expiresAt - Date.now() + 50;
   await sleep(Math.max(0, late));
-  await assert.rejects(check(third, { action: "deleteProject", args, ...server }), /refused/, "an expired statement");
-  // The helpers' own verifier agrees that the signature itself is fine: it is the expiry.
-  assert.deepEqual(JSON.parse(third.statement), await verifyReceipt(third, { expectedOrigin: origin, expectedRPID: "localhost", credentialStore: store }));
+  await refused(check(third, call), "expired", "an expired statement");
+  // The signature itself is fine: it is the expiry.
+  const credential = store.get(id);
+  const verified = await verifyAuthenticationResponse({
+    response: third.credential, expectedChallenge: statementChallenge(third.statement),
+    expectedOrigin: origin, expectedRPID: "localhost", requireUserVerification: true,
+    credential: { id: credential.id, publicKey: credential.publicKey, counter: 0 },
+  });
+  assert.equal(verified.verified, true);
+  await page.close();
+});
+
+/** Confirms the next card of the page, waits for its run; the receipt `run` got. */
+async function confirmedReceipt(page, projectId, callId) {
+  const before = (await log(page)).runs.length;
+  await page.evaluate(([p, c]) => { window.call(p, c); }, [projectId, callId]);
+  await confirmArmed(page);
+  await waitUntil(page, (n) => window.log.runs.length > n, before);
+  return (await log(page)).runs.at(-1).receipt;
+}
+
+/**
+ * An assertion the page asks for itself (not through the SDK), over the challenge of
+ * `statement`, by the passkey `id`: the PublicKeyCredential.toJSON() shape.
+ */
+function pageAssertion(page, statement, id, userVerification) {
+  const options = { challenge: statementChallenge(statement), rpId: "localhost", allowCredentials: [{ type: "public-key", id }], userVerification };
+  return page.evaluate(async (options) => {
+    const got = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+    return got.toJSON();
+  }, options);
+}
+
+test("the receipts coworkkit/server is tested with: two people's passkeys, a card of a day, and assertions over an SDK statement without UV and from another origin", withAuthenticators(), async () => {
+  const page = await openPage();
+  const auth = await page.addVirtualAuthenticator();
+  const store = new CredentialStore();
+  const annId = await enrol(page, store, "ann");
+  const maxId = await enrol(page, store, "max");
+  const expect = { action: "deleteProject", args: { projectId: "p1" }, origin, rpID: "localhost" };
+  const call = { action: "deleteProject", args: { projectId: "p1" } };
+  const save = (name, receipt, more = {}) => saveReceipt(name, { receipt, expect, user: "ann", approver: ANN, store, ...more });
+
+  // Through the SDK: ann twice; ann on a card that waits a day; max (a member) once.
+  await setUp(page, { ids: [annId] });
+  const annFirst = await confirmedReceipt(page, "p1", "s1");
+  const annAgain = await confirmedReceipt(page, "p1", "s2");
+  await page.evaluate(() => window.ck.dispose());
+  await setUp(page, { ids: [annId], confirmTimeoutMs: 86_400_000 });
+  const longLived = await confirmedReceipt(page, "p1", "s3");
+  await page.evaluate(() => window.ck.dispose());
+  await setUp(page, { ids: [maxId], approver: MAX });
+  const maxs = await confirmedReceipt(page, "p1", "s4");
+  await page.evaluate(() => window.ck.dispose());
+  save("ann-p1", annFirst);
+  save("ann-p1-again", annAgain);
+  save("long-lived", longLived);
+  save("max-p1", maxs, { user: "max", approver: MAX });
+  const lifetime = (r) => { const s = JSON.parse(r.statement); return s.expiresAt - s.issuedAt; };
+  assert.ok(lifetime(longLived) > 86_000_000 && lifetime(annFirst) <= 120_000, "a card of a day, and one of two minutes");
+  assert.equal(maxs.credential.id, maxId);
+
+  // The SDK never fires on an assertion without UV; the page's own request makes one, over the
+  // statement the SDK wrote for ann's first call. Its signature is good: only UV is missing.
+  await auth.setUserVerified(false);
+  const noUv = await pageAssertion(page, annFirst.statement, annId, "discouraged");
+  await auth.setUserVerified(true);
+  const credential = store.get(annId);
+  const signed = await verifyAuthenticationResponse({
+    response: noUv, expectedChallenge: statementChallenge(annFirst.statement), expectedOrigin: origin,
+    expectedRPID: "localhost", requireUserVerification: false, credential: { id: annId, publicKey: credential.publicKey, counter: 0 },
+  });
+  assert.deepEqual([signed.verified, signed.authenticationInfo.userVerified], [true, false]);
+  save("no-uv", { statement: annFirst.statement, credential: noUv }, { kind: "no-uv" });
+
+  // The same statement signed on another origin (another port of localhost: the same RP ID).
+  const other = await startServer({ mounts: [["/pkg/", join(ROOT, "pkg")], ["/fixtures/", join(ROOT, "tests/e2e/fixtures")]], html: env.browser.html });
+  const otherOrigin = other.url.replace("127.0.0.1", "localhost").replace(/\/$/, "");
+  let elsewhere;
+  try {
+    await page.goto(otherOrigin + "/fixtures/blank.html");
+    elsewhere = await pageAssertion(page, annFirst.statement, annId, "required");
+  } finally {
+    await other.close();
+  }
+  const there = await verifyAuthenticationResponse({
+    response: elsewhere, expectedChallenge: statementChallenge(annFirst.statement), expectedOrigin: otherOrigin,
+    expectedRPID: "localhost", requireUserVerification: true, credential: { id: annId, publicKey: credential.publicKey, counter: 0 },
+  });
+  assert.equal(there.verified, true);
+  save("other-origin", { statement: annFirst.statement, credential: elsewhere }, { kind: "other-origin" });
+
+  // Statements the SDK never writes, signed by ann's passkey at the page's own request (what a
+  // page script can do): each breaks one rule of the statement, its signature good.
+  await page.goto(origin + "/fixtures/blank.html");
+  const base = JSON.parse(annAgain.statement);
+  const canonical = (value) => (Array.isArray(value) ? `[${value.map(canonical).join(",")}]`
+    : value && typeof value === "object" ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`
+      : JSON.stringify(value));
+  const { sessionId, ...noSession } = base;
+  const variants = {
+    "duplicate-key": annAgain.statement.replace('"args":', '"args":{"projectId":"p2"},"args":'),
+    spaced: JSON.stringify(JSON.parse(canonical(base)), null, 1),
+    v2: canonical({ ...base, v: 2 }),
+    "no-session": canonical(noSession),
+    "statement-origin": canonical({ ...base, origin: "https://localhost:8443" }),
+    "statement-rpid": canonical({ ...base, rpId: "example.com" }),
+    "with-approver": canonical({ ...base, approver: ANN }),
+  };
+  assert.ok(sessionId && JSON.parse(variants["duplicate-key"]).args.projectId === "p1", "the last args is the call's");
+  const pageSigned = {};
+  for (const [name, statement] of Object.entries(variants)) {
+    const assertion = await pageAssertion(page, statement, annId, "required");
+    const ok = await verifyAuthenticationResponse({
+      response: assertion, expectedChallenge: statementChallenge(statement), expectedOrigin: origin,
+      expectedRPID: "localhost", requireUserVerification: true, credential: { id: annId, publicKey: credential.publicKey, counter: 0 },
+    });
+    assert.equal(ok.verified, true, name);
+    pageSigned[name] = { statement, credential: assertion };
+    save(name, pageSigned[name], { kind: "page-signed" });
+  }
+
+  // What coworkkit/server makes of them, on ann's server.
+  for (const name of ["duplicate-key", "spaced", "v2", "no-session"]) await refused(serverFor(store, "ann")(pageSigned[name], call), "bad_statement", name);
+  for (const name of ["statement-origin", "statement-rpid"]) await refused(serverFor(store, "ann")(pageSigned[name], call), "wrong_origin", name);
+  assert.deepEqual((await serverFor(store, "ann")(pageSigned["with-approver"], call)).approver, ANN);
+  const ann = serverFor(store, "ann");
+  for (const receipt of [annFirst, annAgain]) await ann(receipt, call);
+  await refused(serverFor(store, "ann")(longLived, call), "expired", "a lifetime of a day, over the default ten minutes");
+  await serverFor(store, "ann")(longLived, { ...call, maxLifetimeMs: 86_400_000 });
+  await refused(serverFor(store, "ann")(maxs, call), "unknown_credential", "max's passkey on ann's server");
+  await serverFor(store, "max")(maxs, call);
+  await refused(serverFor(store, "ann")({ statement: annFirst.statement, credential: noUv }, call), "bad_assertion", "no UV");
+  await refused(serverFor(store, "ann")({ statement: annFirst.statement, credential: elsewhere }, call), "wrong_origin", "another origin");
   await page.close();
 });
 

@@ -1,9 +1,12 @@
 // Passkeys on the server side, for the end-to-end tests and the demo server: registration
 // options and their verification, an in-memory store of enrolled credentials (id, public key,
-// counter), assertions checked against an expected challenge, and the SDK's receipt (SPEC §4.1)
-// checked as an app's server would. All of it is @simplewebauthn/server's verification; this
-// module only decides the options (resident key, user verification required) and keeps the
-// credentials.
+// counter), and assertions checked against an expected challenge (the driver tests' plumbing:
+// `verifyReceipt` here checks only the signature and UV over a statement's challenge). All of
+// it is @simplewebauthn/server's verification; this module only decides the options (resident
+// key, user verification required) and keeps the credentials. What an app's server checks of
+// the SDK's receipts (the statement, the call, the origin, the user's passkey, the time, the
+// nonce) is the package's own coworkkit/server (src/server), which the passkey, hostile and demo
+// tests use.
 //
 //   const store = new CredentialStore();
 //   const options = await registrationOptions({ rpID: "localhost", userName: "ada" });
@@ -135,11 +138,11 @@ export async function verifyAssertion(response, {
 }
 
 /**
- * Verifies the SDK's receipt `{ statement, credential }` (SPEC §4.1): the expected challenge is
- * `statementChallenge(statement)`, the assertion must verify with user verification for a
- * credential of `credentialStore`. Returns the parsed statement; throws otherwise. What the
- * statement says (its action and args, `expiresAt`, a nonce not seen before) is the caller's
- * to check.
+ * Verifies an assertion over a statement `{ statement, credential }` as far as WebAuthn goes:
+ * the expected challenge is `statementChallenge(statement)`, the assertion must verify with user
+ * verification for a credential of `credentialStore`. Returns the parsed statement; throws
+ * otherwise. For the driver tests' own statements; a server checks the SDK's receipts with
+ * coworkkit/server's verifyReceipt, which also checks what the statement says.
  */
 export async function verifyReceipt(receipt, { expectedOrigin, expectedRPID, credentialStore }) {
   if (typeof receipt?.statement !== "string" || typeof receipt.credential !== "object" || receipt.credential === null) {
