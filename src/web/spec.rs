@@ -165,6 +165,32 @@ pub(crate) fn read_cancel_options(options: &JsValue) -> (Option<String>, Option<
     )
 }
 
+/// `handleToolCall(call, options)`'s options: whether the call is AG-UI's (`{ format: "ag-ui" }`),
+/// the one shape a call cannot show by its fields (it is OpenAI Chat's). No options, or no
+/// `format`: the shape decides. Anything else is the app's mistake, `invalid_spec`.
+pub(crate) fn read_tool_call_options(options: &JsValue) -> Result<bool, Error> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(false);
+    }
+    let format = if options.is_object() {
+        get(options, "format")
+    } else {
+        return Err(Error::InvalidSpec(
+            "handleToolCall: options must be an object, such as { format: \"ag-ui\" }".into(),
+        ));
+    };
+    match format.as_string().as_deref() {
+        _ if format.is_undefined() => Ok(false),
+        Some("ag-ui") => Ok(true),
+        _ => Err(Error::InvalidSpec(format!(
+            "handleToolCall: format {} is not one a call needs: only \"ag-ui\" (AG-UI's tool call has OpenAI Chat's shape, so it must be named); other calls are known by their shape",
+            format
+                .as_string()
+                .map_or_else(|| "(not a string)".into(), |f| format!("\"{f}\""))
+        ))),
+    }
+}
+
 /// An `invalid_spec` error naming the action: `"<name>: <what>"`.
 fn spec_error(name: &str, what: &str) -> Error {
     Error::InvalidSpec(format!("{name}: {what}"))
