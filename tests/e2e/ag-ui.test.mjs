@@ -1,7 +1,8 @@
 // AG-UI (SPEC §14) through the real package. First, in every engine: tools("ag-ui") and an AG-UI
 // tool call through handleToolCall(call, { format: "ag-ui" }), answered with a `tool` message,
-// at each gate, and the options it refuses. Then, in Chromium: @ag-ui/client's HttpAgent
-// (bundled by esbuild from tests/e2e/fixtures/ag-ui.js) against a small AG-UI server in this
+// at each gate, and the options it refuses. Then, in Chromium: the README's AG-UI loop as
+// written (its `readme-ag-ui` block, bundled by esbuild with @ag-ui/client; its agent's url
+// mapped to the server), @ag-ui/client's HttpAgent against a small AG-UI server in this
 // file (node http, server-sent events, a script instead of a model): each run that asks for a
 // frontend tool streams TOOL_CALL_START / _ARGS / _END; the page gates the call through
 // coworkkit (open; soft, whose run ends with the question and whose token comes back after the
@@ -9,6 +10,7 @@
 // message, and the server checks it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -23,12 +25,22 @@ before(async () => {
   env = await launch();
   p = await openFixture(env);
   if (CHROMIUM.skip) return;
+  server = await agUiServer();
+  // The README's block as written, but for the url of its agent; `ck` is the page's.
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const block = readme.match(/```js readme-ag-ui\n([\s\S]*?)```/)?.[1];
+  assert.ok(block, "README block readme-ag-ui");
+  const agentLine = 'new HttpAgent({ url: "/api/agent" })';
+  assert.ok(block.includes(agentLine));
   const bundle = await build({
-    entryPoints: [fileURLToPath(new URL("./fixtures/ag-ui.js", import.meta.url))],
+    stdin: {
+      contents: `${block.replace(agentLine, "new HttpAgent({ url: window.agUiUrl })")}\nwindow.agUi = { turn, agent };\n`,
+      resolveDir: fileURLToPath(new URL(".", import.meta.url)), loader: "js",
+    },
     bundle: true, write: false, format: "iife", platform: "browser", target: "es2022", logLevel: "error",
   });
+  await p.evaluate((url) => { window.agUiUrl = url; }, `http://127.0.0.1:${server.address().port}/`);
   await p.addScript({ content: bundle.outputFiles[0].text });
-  server = await agUiServer();
 });
 after(async () => {
   await env?.close();
@@ -205,8 +217,6 @@ function judge(message, input, issued, problems) {
 
 test("@ag-ui/client's HttpAgent against an AG-UI server: open, soft and hard frontend tools gated by coworkkit, each tool message carried by the next run", CHROMIUM, async () => {
   await defineActions();
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  await p.evaluate((url) => window.agUi.start(window.ck, url), url);
   const turn = (text) => p.evaluate((t) => window.agUi.turn(t), text);
 
   assert.equal(await turn("read t1"), 'getTask: fired {"title":"Task t1"}');
@@ -234,7 +244,7 @@ test("@ag-ui/client's HttpAgent against an AG-UI server: open, soft and hard fro
   assert.deepEqual(tooled.map((r) => [r.last.toolCallId, r.outcome.gate]),
     [["tc_1", "fired"], ["tc_2", "needs_confirmation"], ["tc_3", "confirmed"], ["tc_4", "confirmed"]]);
   assert.deepEqual(runs.flatMap((r) => r.problems), [], "every tool message as the server expects it");
-  const r = await p.evaluate(() => ({ runs: window.runs, records: window.records, messages: window.agent.messages.map((m) => m.role) }));
+  const r = await p.evaluate(() => ({ runs: window.runs, records: window.records, messages: window.agUi.agent.messages.map((m) => m.role) }));
   assert.deepEqual(r.runs, ["getTask", "archiveThread", "deleteProject"]);
   assert.deepEqual(r.records, [["getTask", "fired", "tool_call"], ["archiveThread", "confirmed", "tool_call"], ["deleteProject", "confirmed", "tool_call"]]);
   assert.deepEqual(r.messages, ["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant"]);
