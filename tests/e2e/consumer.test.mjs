@@ -426,10 +426,11 @@ console.log(JSON.stringify(spans));`;
   assert.deepEqual([span.status, span.end, span.options.attributes["error.type"]], [{ code: 2 }, 2, "invalid_args"]);
   // A browser bundle of it alone: the module resolves through `exports`, and brings nothing else.
   writeFileSync(join(app, "otel-entry.js"), 'import { recordSpans } from "coworkkit/otel";\nwindow.recordSpans = recordSpans;\n');
-  await sh(join(app, "node_modules/.bin/esbuild"), ["otel-entry.js", "--bundle", "--format=esm", "--outfile=otel-dist/entry.js", "--log-level=warning"], { cwd: app });
-  const bundle = readFileSync(join(app, "otel-dist/entry.js"), "utf8");
-  assert.ok(bundle.includes("execute_tool"));
-  assert.ok(!bundle.includes("coworkkit_bg.wasm") && !/@opentelemetry/.test(bundle), "neither the wasm nor the OpenTelemetry API");
+  await sh(join(app, "node_modules/.bin/esbuild"), ["otel-entry.js", "--bundle", "--format=esm", "--outfile=otel-dist/entry.js",
+    "--metafile=otel-dist/meta.json", "--log-level=warning"], { cwd: app });
+  assert.ok(readFileSync(join(app, "otel-dist/entry.js"), "utf8").includes("execute_tool"));
+  const inputs = Object.keys(JSON.parse(readFileSync(join(app, "otel-dist/meta.json"), "utf8")).inputs).sort();
+  assert.deepEqual(inputs, ["node_modules/coworkkit/otel.js", "otel-entry.js"], "neither the wasm, its glue nor the OpenTelemetry API");
   // The apps that did not import it hold none of it.
   const outputs = [join(app, "dist"), join(app, "dist-dev"), ...Object.keys(BUNDLERS).map((name) => join(app, "bundlers", name, "dist"))];
   for (const dir of outputs) {
