@@ -4,10 +4,12 @@
 // rejected call — each record one span. First into an in-memory exporter; then through the
 // OTLP/HTTP exporter (JSON) to a small receiver on 127.0.0.1 that reads the payload as a
 // collector would: names, times, the GenAI attributes, coworkkit.*, error status, and args and
-// values only from the tracer that asked for them. The tracer and the exporter do not depend on
+// values only from the tracer that asked for them. And the README's example as written, against
+// the page's registered tracer provider. The tracer and the exporter do not depend on
 // the engine (the records do not either: every engine's e2e checks them), so Chromium only.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -181,4 +183,29 @@ test("through the OTLP/HTTP exporter to a receiver: the payload carries names, t
   assert.equal(attrs(hard)["gen_ai.tool.call.result"], '"deleted"');
   const fail = all.find((s) => s.scope === "asked" && attrs(s)["gen_ai.tool.call.id"] === "call_fail");
   assert.equal(attrs(fail)["error.type"], "run_failed");
+});
+
+test("the README's example as written: ck.on(\"record\", recordSpans({ tracer: trace.getTracer(\"my-app\") })) against the page's registered provider", CHROMIUM, async () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const block = readme.match(/```js readme-otel\n([\s\S]*?)```/)?.[1];
+  assert.ok(block, "README block readme-otel");
+  // Its own @opentelemetry/api copy, as a separate app module would have: the global provider is shared.
+  const bundle = await build({
+    stdin: { contents: block, resolveDir: fileURLToPath(new URL(".", import.meta.url)), loader: "js" },
+    alias: { "coworkkit/otel": fileURLToPath(new URL("../../pkg/otel.js", import.meta.url)) },
+    bundle: true, write: false, format: "iife", platform: "browser", target: "es2022", logLevel: "error",
+  });
+  await p.evaluate(() => {
+    window.ck?.dispose();
+    window.ck = new window.coworkkit.Coworkkit();
+    window.registered = window.otel.memory({ register: true });
+  });
+  await p.addScript({ content: `(() => { const ck = window.ck; ${bundle.outputFiles[0].text} })();` });
+  const spans = await p.evaluate(async () => {
+    window.ck.defineAction({ name: "getTask", description: "Read a task.", run: () => ({ title: "T" }) });
+    await window.ck.invoke({ name: "getTask", args: {}, callId: "call_readme" });
+    await window.registered.provider.forceFlush();
+    return window.registered.spans();
+  });
+  assert.deepEqual(spans.map((s) => [s.name, s.scope, s.attributes["gen_ai.tool.call.id"]]), [["execute_tool getTask", "my-app", "call_readme"]]);
 });
