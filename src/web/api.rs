@@ -192,8 +192,8 @@ impl Coworkkit {
     }
 
     /// The manifest of every registered action for an LLM: `"json" | "openai" |
-    /// "openai-responses" | "anthropic" | "mcp" | "ag-ui"` (SPEC §7, §14). Fresh plain objects each time;
-    /// an unknown format throws `invalid_spec`.
+    /// "openai-responses" | "anthropic" | "mcp" | "ag-ui"` (SPEC §7, §14). Fresh plain objects
+    /// each time; an unknown format throws `invalid_spec`.
     // Typed in `types.rs` instead (per format, per call shape): a signature emitted here would
     // come first among the overloads and always win, typing every manifest as any format's.
     #[wasm_bindgen(skip_typescript)]

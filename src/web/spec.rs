@@ -172,21 +172,20 @@ pub(crate) fn read_tool_call_options(options: &JsValue) -> Result<bool, Error> {
     if options.is_undefined() || options.is_null() {
         return Ok(false);
     }
-    let format = if options.is_object() {
-        get(options, "format")
-    } else {
+    if !options.is_object() {
         return Err(Error::InvalidSpec(
             "handleToolCall: options must be an object, such as { format: \"ag-ui\" }".into(),
         ));
-    };
-    match format.as_string().as_deref() {
-        _ if format.is_undefined() => Ok(false),
-        Some("ag-ui") => Ok(true),
-        _ => Err(Error::InvalidSpec(format!(
+    }
+    let format = get(options, "format");
+    if format.is_undefined() {
+        return Ok(false);
+    }
+    match format.as_string() {
+        Some(name) if name == "ag-ui" => Ok(true),
+        other => Err(Error::InvalidSpec(format!(
             "handleToolCall: format {} is not one a call needs: only \"ag-ui\" (AG-UI's tool call has OpenAI Chat's shape, so it must be named); other calls are known by their shape",
-            format
-                .as_string()
-                .map_or_else(|| "(not a string)".into(), |f| format!("\"{f}\""))
+            other.map_or_else(|| "(not a string)".into(), |name| format!("\"{name}\""))
         ))),
     }
 }
