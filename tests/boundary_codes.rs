@@ -131,6 +131,7 @@ fn rust_codes() -> Vec<(&'static str, Code)> {
         ("SHAPE_ANTHROPIC", Code::Int(Shape::Anthropic as u64)),
         ("SHAPE_MCP", Code::Int(Shape::Mcp as u64)),
         ("SHAPE_AI_SDK", Code::Int(Shape::AiSdk as u64)),
+        ("SHAPE_AG_UI", Code::Int(Shape::AgUi as u64)),
         ("GATES", names(Gate::ALL.map(Gate::as_str))),
         ("CONTROLS", names(Control::ALL.map(Control::as_str))),
         (

@@ -53,9 +53,15 @@ fn formats_parse_and_unknown_is_invalid_spec() {
     assert_eq!(ToolFormat::parse("anthropic"), Ok(ToolFormat::Anthropic));
     assert_eq!(ToolFormat::parse("mcp"), Ok(ToolFormat::Mcp));
     assert_eq!(ToolFormat::parse("json"), Ok(ToolFormat::Json));
+    assert_eq!(ToolFormat::parse("ag-ui"), Ok(ToolFormat::AgUi));
     let err = ToolFormat::parse("gemini").unwrap_err();
     assert_eq!(err.code(), "invalid_spec");
     assert!(err.to_string().contains("\"gemini\""));
+    // The message lists every format, AG-UI's among them.
+    assert!(err.to_string().contains("mcp or ag-ui"));
+    // WebMCP's shape is no `tools(format)` format.
+    assert!(ToolFormat::parse("webmcp").is_err());
+    assert!(ToolFormat::parse("AG-UI").is_err());
 }
 
 #[test]
@@ -86,6 +92,11 @@ fn open_action_in_every_format() {
         format!(
             r#"{{"name":"search","description":"Does a thing.","inputSchema":{params},"annotations":{{"readOnlyHint":true,"idempotentHint":true}}}}"#
         )
+    );
+    // AG-UI's `Tool`: name, description and the JSON Schema as `parameters`, nothing else.
+    assert_eq!(
+        entry_text(ToolFormat::AgUi, &t),
+        format!(r#"{{"name":"search","description":"Does a thing.","parameters":{params}}}"#)
     );
     assert_eq!(
         entry_text(ToolFormat::Json, &t),
@@ -188,6 +199,37 @@ fn soft_actions_get_optional_token_and_decline_and_a_sentence() {
         Some("Does a thing.")
     );
     assert_eq!(listing.get("inputSchema"), Some(&schema));
+}
+
+#[test]
+fn ag_ui_tools_get_the_words_and_soft_parameters_the_other_formats_get() {
+    let schema = v(r#"{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}"#);
+    for control in [Control::Soft, Control::Hard] {
+        let t = tool("archiveThread", control, Some(&schema));
+        let ag_ui = parsed_entry(ToolFormat::AgUi, &t);
+        let chat = parsed_entry(ToolFormat::OpenAi, &t);
+        let chat = chat.get("function").unwrap();
+        // Exactly OpenAI Chat's function: the same description sentence, the same parameters
+        // (a soft action's `confirmToken`, `decline` and `declineReason` among them).
+        assert_eq!(json(&ag_ui), json(chat), "{control:?}");
+    }
+    let soft = parsed_entry(
+        ToolFormat::AgUi,
+        &tool("archiveThread", Control::Soft, Some(&schema)),
+    );
+    assert!(soft
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap()
+        .ends_with(SOFT_NOTE));
+    let props = soft.get("parameters").unwrap().get("properties").unwrap();
+    for key in ["id", "confirmToken", "decline", "declineReason"] {
+        assert!(props.get(key).is_some(), "{key}");
+    }
+    assert_eq!(
+        json(soft.get("parameters").unwrap().get("required").unwrap()),
+        r#"["id"]"#
+    );
 }
 
 #[test]

@@ -352,6 +352,12 @@ fn a_tool_call_decodes_its_shape_id_name_and_args() {
         Err(Error::InvalidArgs("args: not valid JSON: oops".into()))
     );
     assert_eq!(decode_tool_call("0uu!3args.f", 100).kind, Shape::OpenAiChat);
+    let call = decode_tool_call("5s4:tc_1s7:getTask{0:}", 100);
+    assert_eq!(
+        (call.kind, call.id.as_deref(), call.name.as_str()),
+        (Shape::AgUi, Some("tc_1"), "getTask")
+    );
+    assert_eq!(decode_tool_call("6uu{0:}", 100).kind, Shape::OpenAiChat);
     assert_eq!(
         decode_tool_call("", 100).kind,
         Shape::OpenAiChat,

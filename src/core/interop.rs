@@ -33,6 +33,8 @@ pub enum ToolFormat {
     Anthropic,
     /// MCP `tools/list` entries: `{name, description, inputSchema, annotations}`.
     Mcp,
+    /// AG-UI `Tool`s, as a run's `tools` carries them: `{name, description, parameters}`.
+    AgUi,
     /// Not a `tools(format)` format: one action as a WebMCP tool (SPEC §7.2), everything but
     /// `execute`: `{name, title, description, inputSchema, annotations}`. `title` is the card's
     /// readable title; `description` and `inputSchema` are exactly the MCP manifest's (so a
@@ -44,16 +46,17 @@ pub enum ToolFormat {
 }
 
 /// The formats, in the order error messages list them.
-pub const TOOL_FORMATS: [(&str, ToolFormat); 5] = [
+pub const TOOL_FORMATS: [(&str, ToolFormat); 6] = [
     ("json", ToolFormat::Json),
     ("openai", ToolFormat::OpenAi),
     ("openai-responses", ToolFormat::OpenAiResponses),
     ("anthropic", ToolFormat::Anthropic),
     ("mcp", ToolFormat::Mcp),
+    ("ag-ui", ToolFormat::AgUi),
 ];
 
 impl ToolFormat {
-    /// `"json" | "openai" | "openai-responses" | "anthropic" | "mcp"`; anything else is
+    /// `"json" | "openai" | "openai-responses" | "anthropic" | "mcp" | "ag-ui"`; anything else is
     /// [`Error::InvalidSpec`] listing the known names.
     pub fn parse(name: &str) -> Result<ToolFormat, Error> {
         TOOL_FORMATS
@@ -63,7 +66,7 @@ impl ToolFormat {
             .ok_or_else(|| {
                 let mut message = String::from("unknown tool format \"");
                 message.push_str(name);
-                message.push_str("\": use json, openai, openai-responses, anthropic or mcp");
+                message.push_str("\": use json, openai, openai-responses, anthropic, mcp or ag-ui");
                 Error::InvalidSpec(message)
             })
     }
@@ -120,7 +123,7 @@ pub const SOFT_PARAMS: [&str; 3] = ["confirmToken", "decline", "declineReason"];
 
 // Manifests are plain [`Value`] trees: the web layer hands them to JavaScript through
 // serde-wasm-bindgen as fresh, mutable objects (the caller's to extend), the host tests print
-// them with serde_json. One value type serializes every shape, so the five formats and the
+// them with serde_json. One value type serializes every shape, so the six formats and the
 // WebMCP tool go out through the same `Serialize` in the browser and in the host tests: what a
 // test prints is what a page gets. Field order is the order providers document.
 
@@ -135,6 +138,7 @@ pub const SOFT_PARAMS: [&str; 3] = ["confirmToken", "decline", "declineReason"];
 ///   app schemas are not);
 /// - `anthropic`: `{name, description, input_schema}`;
 /// - `mcp`: `{name, description, inputSchema, annotations}`;
+/// - `ag-ui`: `{name, description, parameters}` (AG-UI's `Tool`);
 /// - WebMCP: see [`ToolFormat::WebMcp`].
 ///
 /// The providers' entries get the gate's sentence in the description and, for soft actions,
@@ -163,7 +167,7 @@ pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
         fields.push(("control".into(), tool.control.as_str().into()));
     }
     let schema_key = match format {
-        OpenAi | OpenAiResponses => "parameters",
+        OpenAi | OpenAiResponses | AgUi => "parameters",
         Anthropic => "input_schema",
         Json | Mcp | WebMcp => "inputSchema",
     };
@@ -180,7 +184,7 @@ pub fn tool_entry(format: ToolFormat, tool: &ToolInfo<'_>) -> Value {
             ])
         }
         OpenAiResponses => fields.push(("strict".into(), false.into())),
-        Anthropic => {}
+        Anthropic | AgUi => {}
         Mcp => fields.push(("annotations".into(), mcp_annotations(tool))),
         WebMcp => fields.push((
             "annotations".into(),

@@ -119,6 +119,9 @@ pub enum Shape {
     Mcp = 3,
     /// The Vercel AI SDK: `{toolCallId, toolName, input}`.
     AiSdk = 4,
+    /// AG-UI: OpenAI Chat's shape, read as AG-UI's because the app said so; answered with a
+    /// `tool` message.
+    AgUi = 5,
 }
 
 /// One field of a call as JavaScript had it.
@@ -200,6 +203,7 @@ pub fn decode_tool_call(tape: &str, max: usize) -> ToolCall {
         Some(k) if k == Shape::Anthropic as u8 => Shape::Anthropic,
         Some(k) if k == Shape::Mcp as u8 => Shape::Mcp,
         Some(k) if k == Shape::AiSdk as u8 => Shape::AiSdk,
+        Some(k) if k == Shape::AgUi as u8 => Shape::AgUi,
         _ => Shape::OpenAiChat,
     };
     let mut text_field = || match tape.field() {

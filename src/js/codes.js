@@ -60,6 +60,12 @@ export const SHAPE_ANTHROPIC = 2;
 export const SHAPE_MCP = 3;
 /** The Vercel AI SDK's `{ toolCallId, toolName, input }`, answered with what `addToolOutput` takes. */
 export const SHAPE_AI_SDK = 4;
+/**
+ * AG-UI's tool call `{ id, type: "function", function: { name, arguments } }` (OpenAI Chat's
+ * shape: named by the app, `handleToolCall(call, { format: "ag-ui" })`), answered with a `tool`
+ * message.
+ */
+export const SHAPE_AG_UI = 5;
 
 // What an element action does to its element.
 export const OP_CLICK = 0;

@@ -16,7 +16,7 @@
  * each list), so no string of a fixed set is decoded from wasm memory on a call.
  */
 import {
-  SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, GATES, CONTROLS,
+  SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_AG_UI, GATES, CONTROLS,
   CONTROL_SOURCES, VIAS, STATUSES, ASSURANCES, CODES, RUN_RETURNED, RUN_THREW, RUN_LATER,
 } from "./codes.js";
 
@@ -275,7 +275,8 @@ export function ckContext(callId, control, approver, signal, receipt) {
  *   | { type: "function_call_output", call_id: string, output: string }
  *   | { type: "tool_result", tool_use_id: string, content: string, is_error: boolean }
  *   | { content: [{ type: "text", text: string }], structuredContent: Content, isError: boolean }
- *   | { tool: string, toolCallId: string, output: Content }} ToolResult
+ *   | { tool: string, toolCallId: string, output: Content }
+ *   | { id: string, role: "tool", toolCallId: string, content: string }} ToolResult
  */
 
 /**
@@ -344,6 +345,19 @@ function compact(o, action) {
 }
 
 /**
+ * A fresh message id: a random UUID (version 4), from `crypto.getRandomValues`, which every
+ * page has (`crypto.randomUUID` only a secure context).
+ * @returns {string}
+ */
+export function freshId() {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
  * The provider's tool-result message for the outcome `outcome` resolves to, in `shape`; `id`
  * defaults to the outcome's `callId`. The content is the compact outcome as JSON text (see
  * `compact`). `is_error` (MCP: `isError`): the call did not do its work, except for a soft
@@ -352,7 +366,10 @@ function compact(o, action) {
  * text, and as `structuredContent`. The Vercel AI SDK's answer is what `addToolOutput` takes,
  * `{ tool, toolCallId, output }` (`tool` the name called), its `output` the outcome itself:
  * the model reads the gate and the instruction, so no call is an `output-error`. Both objects
- * are parsed back from the text, so they are JSON data whatever `run` returned.
+ * are parsed back from the text, so they are JSON data whatever `run` returned. AG-UI's is a
+ * `tool` message, `{ id, role: "tool", toolCallId, content }`, with a fresh message id; it
+ * leaves out AG-UI's optional `error`, as OpenAI's answer has no flag: the content says how it
+ * went, and the model reads the instruction there.
  * @param {Promise<Outcome>} outcome
  * @param {number} shape a `SHAPE_*` code
  * @param {string | undefined} id
@@ -368,6 +385,7 @@ export function ckAnswer(outcome, shape, id, action) {
       : shape === SHAPE_OPENAI_RESPONSES ? { type: "function_call_output", call_id: to, output: text }
       : shape === SHAPE_ANTHROPIC ? { type: "tool_result", tool_use_id: to, content: text, is_error: failed }
       : shape === SHAPE_MCP ? { content: [{ type: "text", text }], structuredContent: JSON.parse(text), isError: failed }
+      : shape === SHAPE_AG_UI ? { id: freshId(), role: "tool", toolCallId: to, content: text }
       : { tool: action, toolCallId: to, output: JSON.parse(text) };
   });
 }

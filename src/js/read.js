@@ -39,6 +39,9 @@
  *   the other shapes' fields, nor `invoke`'s `args` or `callId`: an MCP call has no id of its
  *   own, and an `invoke` call sent here must not run with its args or its id dropped). Anything
  *   else is refused, and answered in the closest shape.
+ * - AG-UI's tool call has OpenAI Chat's shape, so no field tells them apart: the app names it
+ *   (`agUi`, from `handleToolCall(call, { format: "ag-ui" })`). Then the call must have that
+ *   shape, or it is refused, and it is answered as AG-UI's whatever it was.
  * - It reads the call's fields once each, in one order: `type`, `id`, `call_id`, `name`,
  *   `tool_use_id`, `arguments`, `input`, `toolCallId`, `toolName`, `args`, `callId`, then
  *   `function`'s `name` and `arguments`; a read that throws reads as `undefined`, as for args.
@@ -64,7 +67,7 @@ import {
   TAG_NOT_JSON, TAG_REFUSED, TAG_ABSENT, TAG_OTHER, TAG_DECLINE, TAG_NO_DECLINE, WHY_TOO_DEEP,
   WHY_NOT_FINITE, WHY_UNDEFINED, WHY_FUNCTION, WHY_SYMBOL, WHY_BIGINT, WHY_NOT_PLAIN,
   WHY_UNREADABLE, WHY_BAD_LENGTH, WHY_GETTER_THREW, WHY_DUPLICATE_KEY, SHAPE_OPENAI_CHAT,
-  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_AI_SDK, MAX_FIELD_BYTES,
+  SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_AI_SDK, SHAPE_AG_UI, MAX_FIELD_BYTES,
 } from "./codes.js";
 
 /**
@@ -592,6 +595,7 @@ export function ckReadCall(call, budget) {
 const NO_ARGS = TAG_OBJECT + 0 + TAG_LENGTH_END + TAG_OBJECT_END;
 
 export const UNKNOWN_SHAPE = TAG_REFUSED + "not a tool call coworkkit knows: expected OpenAI Chat {id, type: \"function\", function: {name, arguments}}, OpenAI Responses {type: \"function_call\", call_id, name, arguments}, Anthropic {type: \"tool_use\", id, name, input}, AI SDK {toolCallId, toolName, input} or MCP tools/call params {name, arguments}";
+export const NOT_AG_UI = TAG_REFUSED + "not an AG-UI tool call: expected {id, type: \"function\", function: {name, arguments}}";
 export const NOT_AN_OBJECT = TAG_REFUSED + "args: a tool call's arguments must be a JSON object";
 
 /**
@@ -602,13 +606,14 @@ export const NOT_AN_OBJECT = TAG_REFUSED + "args: a tool call's arguments must b
 const isArgsTape = (tape) => [TAG_OBJECT, TAG_TOO_LARGE, TAG_NOT_JSON, TAG_REFUSED].includes(tape[0]);
 
 /**
- * Reads a provider tool call; `max` is `maxArgsBytes`. Returns its tape (see
- * {@link ArgsReader#bytes}).
+ * Reads a provider tool call; `max` is `maxArgsBytes`; `agUi`: the app says it is AG-UI's.
+ * Returns its tape (see {@link ArgsReader#bytes}).
  * @param {unknown} call
  * @param {number} max
+ * @param {boolean} [agUi]
  * @returns {Uint8Array}
  */
-export function ckReadToolCall(call, max) {
+export function ckReadToolCall(call, max, agUi = false) {
   const longest = max * 4 + 4096;
   let refusal = "";
   /**
@@ -652,14 +657,15 @@ export function ckReadToolCall(call, max) {
   const mcp = typeof name === "string" && type === undefined && id === undefined && callId === undefined
     && useId === undefined && input === undefined && aiId === undefined && aiName === undefined && !invoked
     && fn === undefined;
-  const given = type === "function_call" ? SHAPE_OPENAI_RESPONSES
+  const given = agUi ? (type === "function" && isFn ? SHAPE_AG_UI : undefined)
+    : type === "function_call" ? SHAPE_OPENAI_RESPONSES
     : type === "tool_use" ? SHAPE_ANTHROPIC
     : type === "function" && isFn ? SHAPE_OPENAI_CHAT
     : aiSdk ? SHAPE_AI_SDK
     : mcp ? SHAPE_MCP
     : undefined;
-  // An unknown call is answered in the shape it looks closest to.
-  const shape = given ?? (callId !== undefined ? SHAPE_OPENAI_RESPONSES
+  // An unknown call is answered in the shape it looks closest to (an AG-UI one as AG-UI's).
+  const shape = agUi ? SHAPE_AG_UI : given ?? (callId !== undefined ? SHAPE_OPENAI_RESPONSES
     : aiId !== undefined ? SHAPE_AI_SDK
     : input !== undefined || useId !== undefined ? SHAPE_ANTHROPIC
     : SHAPE_OPENAI_CHAT);
@@ -668,12 +674,12 @@ export function ckReadToolCall(call, max) {
     : fnArgs;
   let tape;
   if (refusal) tape = refusal;
-  else if (given === undefined) tape = UNKNOWN_SHAPE;
+  else if (given === undefined) tape = agUi ? NOT_AG_UI : UNKNOWN_SHAPE;
   else if (typeof raw === "string") tape = parsedArgs(raw, max);
   else tape = raw ? raw[0] : NO_ARGS;
   if (!isArgsTape(tape)) tape = NOT_AN_OBJECT;
   const callName = shape === SHAPE_AI_SDK ? aiName
-    : shape === SHAPE_OPENAI_CHAT && fnName !== undefined ? fnName
+    : (shape === SHAPE_OPENAI_CHAT || shape === SHAPE_AG_UI) && fnName !== undefined ? fnName
     : name;
   const out = new ArgsReader(0, false);
   out.count(shape);

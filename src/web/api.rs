@@ -192,8 +192,8 @@ impl Coworkkit {
     }
 
     /// The manifest of every registered action for an LLM: `"json" | "openai" |
-    /// "openai-responses" | "anthropic" | "mcp"` (SPEC §7). Fresh plain objects each time;
-    /// an unknown format throws `invalid_spec`.
+    /// "openai-responses" | "anthropic" | "mcp" | "ag-ui"` (SPEC §7, §14). Fresh plain objects
+    /// each time; an unknown format throws `invalid_spec`.
     // Typed in `types.rs` instead (per format, per call shape): a signature emitted here would
     // come first among the overloads and always win, typing every manifest as any format's.
     #[wasm_bindgen(skip_typescript)]
@@ -201,13 +201,14 @@ impl Coworkkit {
         Ok(self.inner.tools(&format)?)
     }
 
-    /// Runs a tool call (OpenAI Chat, OpenAI Responses, Anthropic, AI SDK or MCP) through `invoke`
-    /// and answers in the matching tool-result shape, the outcome as compact JSON content.
-    /// The provider's call id is the `callId`, so a re-sent call never runs twice. Never
-    /// rejects: a malformed call is a `rejected` outcome in the closest shape.
+    /// Runs a tool call (OpenAI Chat, OpenAI Responses, Anthropic, AI SDK or MCP; AG-UI with
+    /// `{ format: "ag-ui" }`) through `invoke` and answers in the matching tool-result shape,
+    /// the outcome as compact JSON content. The provider's call id is the `callId`, so a re-sent
+    /// call never runs twice. Never rejects: a malformed call is a `rejected` outcome in the
+    /// closest shape. Options other than `{ format: "ag-ui" }` throw `invalid_spec`.
     #[wasm_bindgen(js_name = handleToolCall, skip_typescript)]
-    pub fn handle_tool_call(&self, call: JsValue) -> Promise {
-        self.inner.handle_tool_call(&call)
+    pub fn handle_tool_call(&self, call: JsValue, options: JsValue) -> Result<Promise, JsValue> {
+        Ok(self.inner.handle_tool_call(&call, &options)?)
     }
 
     /// Arms Hand mode (element actions may run). Only during transient user activation — inside

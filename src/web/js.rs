@@ -97,9 +97,9 @@ extern "C" {
     pub fn read_call(call: &JsValue, budget: f64) -> CallReading;
 
     /// Reads a provider tool call in one pass: its shape, id, name and arguments (`max` is
-    /// `maxArgsBytes`); returns its tape (UTF-8 bytes).
+    /// `maxArgsBytes`; `ag_ui`: read it as AG-UI's); returns its tape (UTF-8 bytes).
     #[wasm_bindgen(js_name = ckReadToolCall)]
-    pub fn read_tool_call_tape(call: &JsValue, max: f64) -> Vec<u8>;
+    pub fn read_tool_call_tape(call: &JsValue, max: f64, ag_ui: bool) -> Vec<u8>;
 }
 
 /// `page.js`: element actions, and the SDK's own hosts (the Watch panel's class is bound in

@@ -74,7 +74,8 @@ pub fn read_call(call: &JsValue, budget: usize) -> CallFields {
     }
 }
 
-/// Reads a provider tool call: its shape, id, name and arguments; `max` is `maxArgsBytes`.
-pub fn read_tool_call(call: &JsValue, max: usize) -> ToolCallFields {
-    tape::decode_tool_call(text(&js::read_tool_call_tape(call, max as f64)), max)
+/// Reads a provider tool call: its shape, id, name and arguments; `max` is `maxArgsBytes`;
+/// `ag_ui`: the app said it is AG-UI's (whose shape is OpenAI Chat's).
+pub fn read_tool_call(call: &JsValue, max: usize, ag_ui: bool) -> ToolCallFields {
+    tape::decode_tool_call(text(&js::read_tool_call_tape(call, max as f64, ag_ui)), max)
 }

@@ -165,6 +165,31 @@ pub(crate) fn read_cancel_options(options: &JsValue) -> (Option<String>, Option<
     )
 }
 
+/// `handleToolCall(call, options)`'s options: whether the call is AG-UI's (`{ format: "ag-ui" }`),
+/// the one shape a call cannot show by its fields (it is OpenAI Chat's). No options, or no
+/// `format`: the shape decides. Anything else is the app's mistake, `invalid_spec`.
+pub(crate) fn read_tool_call_options(options: &JsValue) -> Result<bool, Error> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(false);
+    }
+    if !options.is_object() {
+        return Err(Error::InvalidSpec(
+            "handleToolCall: options must be an object, such as { format: \"ag-ui\" }".into(),
+        ));
+    }
+    let format = get(options, "format");
+    if format.is_undefined() {
+        return Ok(false);
+    }
+    match format.as_string() {
+        Some(name) if name == "ag-ui" => Ok(true),
+        other => Err(Error::InvalidSpec(format!(
+            "handleToolCall: format {} is not one a call needs: only \"ag-ui\" (AG-UI's tool call has OpenAI Chat's shape, so it must be named); other calls are known by their shape",
+            other.map_or_else(|| "(not a string)".into(), |name| format!("\"{name}\""))
+        ))),
+    }
+}
+
 /// An `invalid_spec` error naming the action: `"<name>: <what>"`.
 fn spec_error(name: &str, what: &str) -> Error {
     Error::InvalidSpec(format!("{name}: {what}"))

@@ -438,7 +438,7 @@ export interface CoworkkitOptions {
 #[wasm_bindgen(typescript_custom_section)]
 const TS_INTEROP: &'static str = r#"
 /** A manifest format for `tools(format)`. */
-export type ToolFormat = "json" | "openai" | "openai-responses" | "anthropic" | "mcp";
+export type ToolFormat = "json" | "openai" | "openai-responses" | "anthropic" | "mcp" | "ag-ui";
 /** A tool's argument schema in a manifest: always an object schema at the root. */
 export interface ToolInputSchema { type: "object"; properties?: { [key: string]: { [keyword: string]: unknown } }; required?: string[]; additionalProperties?: boolean | { [keyword: string]: unknown }; [keyword: string]: unknown; }
 /** `tools("json")`: coworkkit's neutral listing, description and schema as declared. */
@@ -453,10 +453,12 @@ export interface AnthropicTool { name: string; description: string; input_schema
 export interface McpToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; }
 /** `tools("mcp")`: an MCP `tools/list` entry. */
 export interface McpTool { name: string; description: string; inputSchema: ToolInputSchema; annotations: McpToolAnnotations; }
+/** `tools("ag-ui")`: an AG-UI `Tool`, what a run's `tools` carries (`RunAgentInput.tools`). */
+export interface AgUiTool { name: string; description: string; parameters: ToolInputSchema; }
 /** The entry type of each manifest format. */
-export interface ToolManifestMap { json: JsonTool; openai: OpenAITool; "openai-responses": OpenAIResponsesTool; anthropic: AnthropicTool; mcp: McpTool; }
+export interface ToolManifestMap { json: JsonTool; openai: OpenAITool; "openai-responses": OpenAIResponsesTool; anthropic: AnthropicTool; mcp: McpTool; "ag-ui": AgUiTool; }
 /** Any manifest. */
-export type ToolManifest = JsonTool[] | OpenAITool[] | OpenAIResponsesTool[] | AnthropicTool[] | McpTool[];
+export type ToolManifest = JsonTool[] | OpenAITool[] | OpenAIResponsesTool[] | AnthropicTool[] | McpTool[] | AgUiTool[];
 
 /** An OpenAI Chat Completions tool call (`message.tool_calls[i]`). */
 export interface OpenAIToolCall { id: string; type: "function"; function: { name: string; arguments: string | { [key: string]: Json } }; }
@@ -471,6 +473,17 @@ export interface McpToolCall { name: string; arguments?: { [key: string]: unknow
  * `tool-input-available` chunk), or an item of `generateText`'s `toolCalls`.
  */
 export interface AiSdkToolCall { type?: "tool-input-available" | "tool-call" | undefined; toolCallId: string; toolName: string; input: unknown; dynamic?: boolean | undefined; providerExecuted?: boolean | undefined; }
+/**
+ * An AG-UI tool call (`AssistantMessage.toolCalls[i]`, as `@ag-ui/client` assembles it from
+ * `TOOL_CALL_START`, `TOOL_CALL_ARGS` and `TOOL_CALL_END`): OpenAI Chat's shape, so
+ * `handleToolCall` is told, `{ format: "ag-ui" }`.
+ */
+export interface AgUiToolCall { id: string; type: "function"; function: { name: string; arguments: string }; }
+/** `handleToolCall`'s options. */
+export interface HandleToolCallOptions {
+  /** `"ag-ui"`: the call is AG-UI's; the answer is a `tool` message. Absent: the call's shape decides. */
+  format?: "ag-ui";
+}
 /** What `handleToolCall` accepts. */
 export type ToolCall = OpenAIToolCall | OpenAIResponsesToolCall | AnthropicToolUse | AiSdkToolCall | McpToolCall;
 /** The OpenAI Chat Completions message answering a tool call. */
@@ -486,6 +499,11 @@ export interface AnthropicToolResult { type: "tool_result"; tool_use_id: string;
 export type McpToolResult = { content: [{ type: "text"; text: string }]; structuredContent: ToolResultContent; isError: boolean; };
 /** What `useChat`'s `addToolOutput` takes for an AI SDK tool call: `tool` is the name called, `output` the outcome. */
 export interface AiSdkToolOutput { tool: string; toolCallId: string; output: ToolResultContent; }
+/**
+ * The AG-UI `tool` message answering a tool call, for the next run's `messages`
+ * (`agent.addMessage(message)`); `id` is a fresh UUID.
+ */
+export interface AgUiToolMessage { id: string; role: "tool"; toolCallId: string; content: string; }
 /** What `handleToolCall` resolves to: the shape of the call it got. */
 export type ToolResult = OpenAIToolMessage | OpenAIResponsesToolOutput | AnthropicToolResult | AiSdkToolOutput | McpToolResult;
 /** The JSON inside a tool result's `content` / `output`; MCP's `structuredContent` (hence a type: an interface has no implicit index signature). */
@@ -522,7 +540,14 @@ export interface Coworkkit {
   handleToolCall(call: AnthropicToolUse): Promise<AnthropicToolResult>;
   handleToolCall(call: AiSdkToolCall): Promise<AiSdkToolOutput>;
   handleToolCall(call: McpToolCall): Promise<McpToolResult>;
+  /**
+   * An AG-UI tool call, answered with a `tool` message for the next run. Its shape is OpenAI
+   * Chat's, so the format is named; a call of another shape is `rejected`, still answered as
+   * a `tool` message. Options other than these throw `invalid_spec`.
+   */
+  handleToolCall(call: AgUiToolCall, options: { format: "ag-ui" }): Promise<AgUiToolMessage>;
   /** A call of any known shape, its shape known only when it runs. */
   handleToolCall(call: ToolCall): Promise<ToolResult>;
+  handleToolCall(call: ToolCall | AgUiToolCall, options?: HandleToolCallOptions): Promise<ToolResult | AgUiToolMessage>;
 }
 "#;

@@ -191,12 +191,14 @@ chromiumTest("the tarball holds exactly the files of `files`, and its .d.ts have
   // snippets/ directory ships.
   assert.deepEqual(all, [
     "LICENSE-APACHE", "LICENSE-MIT", "README.md", "coworkkit.d.ts", "coworkkit.js", "coworkkit_bg.wasm",
-    "inline.d.ts", "inline.js", "package.json", "react.d.ts", "react.js", "server.d.ts", "server.js",
+    "inline.d.ts", "inline.js", "otel.d.ts", "otel.js", "package.json", "react.d.ts", "react.js", "server.d.ts", "server.js",
   ]);
   const installed = join(app, "node_modules/coworkkit");
   const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
   assert.deepEqual(Object.keys(manifest.exports["./react"]), ["types", "import", "default"]);
   assert.deepEqual(Object.keys(manifest.exports["./inline"]), ["types", "import", "default"]);
+  assert.deepEqual(Object.keys(manifest.exports["./otel"]), ["types", "import", "default"]);
+  assert.equal(manifest.peerDependenciesMeta["@opentelemetry/api"].optional, true);
   assert.equal(manifest.peerDependenciesMeta.react.optional, true);
   // coworkkit/server: for node only (no browser condition, no default), its peer optional.
   assert.deepEqual(manifest.exports["./server"], { types: "./server.d.ts", node: "./server.js" });
@@ -206,7 +208,7 @@ chromiumTest("the tarball holds exactly the files of `files`, and its .d.ts have
   // `init()` resolves to: ABI functions such as `coworkkit_invoke: (a: number, b: any) => any`,
   // never meant to be called; scripts/short-imports.mjs names the closure entry points `$0`,
   // `$1`, …). They are allowed there and nowhere else.
-  for (const file of ["coworkkit.d.ts", "react.d.ts", "inline.d.ts", "server.d.ts"]) {
+  for (const file of ["coworkkit.d.ts", "react.d.ts", "inline.d.ts", "otel.d.ts", "server.d.ts"]) {
     let inInitOutput = false;
     const offending = [];
     readFileSync(join(installed, file), "utf8").split("\n").forEach((line, i) => {
@@ -431,6 +433,34 @@ chromiumTest("README's bundler table names the versions checked here, and its re
   }
   const args = BUNDLERS.esbuild.args.filter((a) => !a.startsWith("--log-level"));
   assert.equal(readmeBlock("sh", "readme-esbuild-cli").trim(), ["esbuild", ...args].join(" "));
+});
+
+chromiumTest("coworkkit/otel from the tarball: imports in node with no @opentelemetry/api installed, bundles for a browser on its own, and is in no bundle that does not import it", async () => {
+  assert.equal(existsSync(join(app, "node_modules/@opentelemetry/api")), false, "the optional peer is not installed");
+  const script = `import { recordSpans } from "coworkkit/otel";
+const spans = [];
+const tracer = { startSpan: (name, options) => { const s = { name, options }; spans.push(s); return { setStatus: (x) => { s.status = x; }, end: (t) => { s.end = t; } }; } };
+recordSpans({ tracer })({ callId: "c1", action: "getTask", control: "open", gate: "rejected", assurance: "none", via: "invoke",
+  outcome: { status: "not_run" }, reason: "invalid_args", args: {}, startedAt: 1, settledAt: 2 });
+console.log(JSON.stringify(spans));`;
+  writeFileSync(join(app, "check-otel.mjs"), script);
+  const [span] = JSON.parse(await sh("node", ["check-otel.mjs"], { cwd: app }));
+  assert.equal(span.name, "execute_tool getTask");
+  assert.deepEqual([span.status, span.end, span.options.attributes["error.type"]], [{ code: 2 }, 2, "invalid_args"]);
+  // A browser bundle of it alone: the module resolves through `exports`, and brings nothing else.
+  writeFileSync(join(app, "otel-entry.js"), 'import { recordSpans } from "coworkkit/otel";\nwindow.recordSpans = recordSpans;\n');
+  await sh(join(app, "node_modules/.bin/esbuild"), ["otel-entry.js", "--bundle", "--format=esm", "--outfile=otel-dist/entry.js",
+    "--metafile=otel-dist/meta.json", "--log-level=warning"], { cwd: app });
+  assert.ok(readFileSync(join(app, "otel-dist/entry.js"), "utf8").includes("execute_tool"));
+  const inputs = Object.keys(JSON.parse(readFileSync(join(app, "otel-dist/meta.json"), "utf8")).inputs).sort();
+  assert.deepEqual(inputs, ["node_modules/coworkkit/otel.js", "otel-entry.js"], "neither the wasm, its glue nor the OpenTelemetry API");
+  // The apps that did not import it hold none of it.
+  const outputs = [join(app, "dist"), join(app, "dist-dev"), ...Object.keys(BUNDLERS).map((name) => join(app, "bundlers", name, "dist"))];
+  for (const dir of outputs) {
+    for (const file of filesUnder(dir).filter((f) => /\.(m?js|html)$/.test(f))) {
+      assert.ok(!readFileSync(join(dir, file), "utf8").includes("execute_tool"), `${dir}/${file} holds none of coworkkit/otel`);
+    }
+  }
 });
 
 /** The files under `dir`, as paths relative to it. */

@@ -92,6 +92,7 @@ const GOLDEN = {
   openai: names.map((n) => ({ type: "function", function: { name: n, description: words[n], parameters: params[n] } })),
   "openai-responses": names.map((n) => ({ type: "function", name: n, description: words[n], parameters: params[n], strict: false })),
   anthropic: names.map((n) => ({ name: n, description: words[n], input_schema: params[n] })),
+  "ag-ui": names.map((n) => ({ name: n, description: words[n], parameters: params[n] })),
   mcp: [
     { name: "searchDocs", description: words.searchDocs, inputSchema: search, annotations: { readOnlyHint: true, idempotentHint: true } },
     { name: "archiveThread", description: words.archiveThread, inputSchema: archiveSoft, annotations: { destructiveHint: false } },
@@ -137,6 +138,12 @@ const SHAPES = {
     assert.match(t.name, TOOL_NAME);
     objectSchema(t.input_schema, "anthropic");
   },
+  "ag-ui"(t) { // AG-UI Tool: { name, description, parameters?, metadata? }
+    only(t, ["name", "description", "parameters", "metadata"], "ag-ui");
+    assert.match(t.name, TOOL_NAME);
+    assert.equal(typeof t.description, "string");
+    objectSchema(t.parameters, "ag-ui");
+  },
   mcp(t) { // tools/list: { name, title?, description?, inputSchema: { type: "object" }, annotations? }
     only(t, ["name", "title", "description", "inputSchema", "outputSchema", "annotations"], "mcp");
     objectSchema(t.inputSchema, "mcp");
@@ -149,7 +156,7 @@ test("tools(format): golden manifests in every format, in each provider's docume
   const r = await inPage((ck, records, runs, define, summary) => {
     const defineFour = new Function("return " + window.defineFourSrc)();
     defineFour(ck, define, summary);
-    const formats = ["json", "openai", "openai-responses", "anthropic", "mcp"];
+    const formats = ["json", "openai", "openai-responses", "anthropic", "mcp", "ag-ui"];
     const manifests = Object.fromEntries(formats.map((f) => [f, ck.tools(f)]));
     // Fresh, plain, mutable objects every time.
     const a = ck.tools("openai"); a[0].function.strict = true; a.push(1);

@@ -1,11 +1,11 @@
-// The rules of a provider tool call (src/js/read.js reads it, src/js/objects.js answers it): the three provider shapes, arguments as text or as an
+// The rules of a provider tool call (src/js/read.js reads it, src/js/objects.js answers it): the provider shapes (AG-UI when named), arguments as text or as an
 // object, blank and missing arguments, strings refused by their length, which refusal wins,
 // the read order; then the tool result it shapes for each provider.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ckReadToolCall, NOT_AN_OBJECT, UNKNOWN_SHAPE } from "../../src/js/read.js";
+import { ckReadToolCall, NOT_AG_UI, NOT_AN_OBJECT, UNKNOWN_SHAPE } from "../../src/js/read.js";
 import { ckAnswer, ckCompact, ckError, ckInstruction, ckNextStep, ckOutcome } from "../../src/js/objects.js";
-import { CODES, GATES, SHAPE_AI_SDK, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "../../src/js/codes.js";
+import { CODES, GATES, SHAPE_AG_UI, SHAPE_AI_SDK, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES } from "../../src/js/codes.js";
 
 const MAX = 64;
 /** Strings longer than this many UTF-16 units are refused unread. */
@@ -243,7 +243,7 @@ test("every outcome that is not ok carries its instruction, and every tool-resul
     const o = ckOutcome("c1", gate, false, undefined, error, undefined, undefined);
     assert.match(o.instruction, line, `${o.gate} ${error.code}`);
     assert.equal(Object.keys(o).at(-1), "instruction");
-    for (const shape of [SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_AI_SDK]) {
+    for (const shape of [SHAPE_OPENAI_CHAT, SHAPE_OPENAI_RESPONSES, SHAPE_ANTHROPIC, SHAPE_MCP, SHAPE_AI_SDK, SHAPE_AG_UI]) {
       const answer = await ckAnswer(Promise.resolve(o), shape, "t", "x");
       const content = shape === SHAPE_MCP ? answer.structuredContent
         : shape === SHAPE_AI_SDK ? answer.output
@@ -262,4 +262,38 @@ test("every outcome that is not ok carries its instruction, and every tool-resul
   const asked = ckOutcome("c", GATES.indexOf("needs_confirmation"), false, undefined, undefined, "tok", 5);
   assert.equal("instruction" in asked, false, "a soft call's first answer: its tool result says how to ask");
   assert.match(ckInstruction("archiveThread", "needs_confirmation"), /declineReason/);
+});
+
+test("AG-UI's call, named by the app: OpenAI Chat's shape read as AG-UI's; any other shape refused, still AG-UI's", () => {
+  const agUi = (call, max = MAX) => new TextDecoder().decode(ckReadToolCall(call, max, true));
+  assert.equal(SHAPE_AG_UI, 5);
+  // As @ag-ui/client assembles it from TOOL_CALL_START / ARGS / END (arguments the joined deltas).
+  assert.equal(agUi(chat('{"a":1}')), "5s6:call_1s7:getTask{1:1:ai1;}");
+  assert.equal(agUi(chat("", { encryptedValue: "e", metadata: { m: 1 } })), "5s6:call_1s7:getTask{0:}", "no deltas: no arguments");
+  assert.equal(read(chat('{"a":1}')), "0s6:call_1s7:getTask{1:1:ai1;}", "unnamed, the same call is OpenAI Chat's");
+  for (const other of [anthropic({}), responses("{}"), aiSdk({}), mcp({}), { id: "x", type: "function", name: "getTask" }]) {
+    const tape = agUi(other);
+    assert.equal(tape[0], "5", JSON.stringify(other));
+    assert.ok(tape.endsWith(NOT_AG_UI), JSON.stringify(other));
+  }
+  assert.match(NOT_AG_UI, /not an AG-UI tool call: expected \{id, type: "function", function: \{name, arguments\}\}/);
+  // Its arguments follow OpenAI Chat's rules: an array is no object.
+  assert.ok(agUi(chat("[1]")).endsWith(NOT_AN_OBJECT));
+});
+
+test("AG-UI's answer: a tool message { id, role: \"tool\", toolCallId, content } with a fresh UUID each time", async () => {
+  const o = () => outcome({ gate: "fired", ok: true, result: { n: 1 } });
+  const a = await ckAnswer(o(), SHAPE_AG_UI, "call_1", "getTask");
+  const b = await ckAnswer(o(), SHAPE_AG_UI, "call_1", "getTask");
+  assert.deepEqual(Object.keys(a), ["id", "role", "toolCallId", "content"]);
+  assert.equal(a.role, "tool");
+  assert.equal(a.toolCallId, "call_1");
+  assert.equal(a.content, '{"gate":"fired","ok":true,"result":{"n":1}}');
+  assert.match(a.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.notEqual(a.id, b.id, "a message id is never reused");
+  const soft = await ckAnswer(outcome({ gate: "needs_confirmation", ok: false, confirmToken: "tok", expiresAt: 5 }), SHAPE_AG_UI, "call_2", "archiveThread");
+  assert.deepEqual(JSON.parse(soft.content), { gate: "needs_confirmation", ok: false, confirmToken: "tok", instruction: ckInstruction("archiveThread", "needs_confirmation") });
+  const rejected = await ckAnswer(outcome({ gate: "rejected", ok: false, error: { code: "invalid_args", message: "m" } }), SHAPE_AG_UI, undefined, "x");
+  assert.equal(rejected.toolCallId, "ck_1", "no id of its own: the outcome's callId");
+  assert.equal("error" in rejected, false, "how it went is in the content, as in OpenAI's answer");
 });

@@ -40,7 +40,7 @@ use super::passkey::{ArrivalCheck, OpenPrompt};
 use super::read::{read_call, read_tool_call, read_value};
 use super::registry::ActionRegistry;
 use super::request::{prepare, Arrival, Prepared};
-use super::spec::{read_spec, Options};
+use super::spec::{read_spec, read_tool_call_options, Options};
 use super::standard::{self, Check};
 use super::time::now;
 use super::watch::WatchPanels;
@@ -304,15 +304,21 @@ impl Instance {
         self.enter(Arrival::invoke(read_call(call, max)))
     }
 
-    /// `handleToolCall(call)` (SPEC §7): resolves with the tool-result message in the call's
-    /// own shape. The answer is shaped in JS once the outcome settles, from the call's own data
-    /// only: a hard call may wait minutes for a person, and must not keep the instance alive.
-    pub(crate) fn handle_tool_call(&self, call: &JsValue) -> Promise {
+    /// `handleToolCall(call, options)` (SPEC §7, §14): resolves with the tool-result message in
+    /// the call's own shape (AG-UI's when `options` say so). The answer is shaped in JS once the
+    /// outcome settles, from the call's own data only: a hard call may wait minutes for a
+    /// person, and must not keep the instance alive.
+    pub(crate) fn handle_tool_call(
+        &self,
+        call: &JsValue,
+        options: &JsValue,
+    ) -> Result<Promise, Error> {
+        let ag_ui = read_tool_call_options(options)?;
         let max = self.engine().config().max_args_bytes;
-        let call = read_tool_call(call, max);
+        let call = read_tool_call(call, max, ag_ui);
         let (shape, id, name) = (call.kind, call.id.clone(), call.name.clone());
         let outcome = self.enter(Arrival::tool_call(call));
-        js::answer(&outcome, shape, id, &name)
+        Ok(js::answer(&outcome, shape, id, &name))
     }
 
     /// A WebMCP tool's `execute(input)` (SPEC §7.2): resolves with the compact outcome. A tool
