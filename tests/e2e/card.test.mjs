@@ -269,7 +269,7 @@ test("a member cannot confirm an admin-only card; it stays pending", { timeout: 
   assert.equal(s.confirmDisabled, true);
   const notice = await onPart(p, "notice", function () { return this.textContent; });
   assert.match(notice, /admin/);
-  await waitArmed(p);
+  await sleep(400);
   await clickPart(p, "confirm");
   await sleep(200);
   assert.equal(await runs(p, "deleteOrg"), 0);

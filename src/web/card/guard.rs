@@ -100,14 +100,18 @@ impl Parts {
     }
 
     /// Shows the hint for the first hold the person can do something about, or hides it;
-    /// true when that changed what the card shows.
+    /// true when that changed what the card shows. (A disabled Confirm is drawn faded, which
+    /// the browser's visibility report counts as covered: no hint then.)
     fn show_hint(&self) -> bool {
-        let text = {
+        // A Confirm this person may not use says so in the notice; nothing more to do there.
+        let text = if self.card.confirm_allowed.get() {
             let arming = self.arming.borrow();
             [Hold::Unread, Hold::Covered]
                 .into_iter()
                 .find(|&hold| arming.holds(hold))
                 .map(Hold::text)
+        } else {
+            None
         };
         let shown = !self.hint.has_attribute("hidden");
         if self.hint.text_content().filter(|_| shown).as_deref() == text {
