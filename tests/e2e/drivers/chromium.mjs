@@ -82,6 +82,8 @@ class ChromiumPage {
     this.mouse = {
       click: (x, y) => page.mouse.click(x, y),
       dblclick: (x, y) => page.mouse.dblclick(x, y),
+      /** A trusted wheel turn of `deltaY` pixels with the pointer at (x, y). */
+      wheel: async (x, y, deltaY) => { await page.mouse.move(x, y); await page.mouse.wheel(0, deltaY); },
     };
     this.keyboard = {
       press: (key) => page.keyboard.press(KEYS[key] ?? key),

@@ -193,6 +193,8 @@ class FirefoxPage {
     this.mouse = {
       click: (x, y) => page.mouse.click(x, y),
       dblclick: (x, y) => page.mouse.click(x, y, { count: 2 }),
+      /** A trusted wheel turn of `deltaY` pixels with the pointer at (x, y) (BiDi's wheel source). */
+      wheel: async (x, y, deltaY) => { await page.mouse.move(x, y); await page.mouse.wheel({ deltaY }); },
     };
     this.keyboard = {
       press: async (key) => {

@@ -5,7 +5,8 @@
 //   const page = await browser.newPage({ viewport, colorScheme, openShadowRoots })
 //   page.goto(url) · page.evaluate(fn, arg) · page.evaluateNoGesture(fn, arg)
 //   page.addScript({ content, type }) · page.onPart(part, fn, args)
-//   page.mouse.click(x, y) · page.mouse.dblclick(x, y) · page.keyboard.press("Shift+Tab")
+//   page.mouse.click(x, y) · page.mouse.dblclick(x, y) · page.mouse.wheel(x, y, deltaY)
+//   page.keyboard.press("Shift+Tab" | "End" | "PageDown" | …)
 //   page.keyboard.type(text) · page.screenshot({ path, clip | selector }) · page.setViewport(w, h)
 //   page.listenerCount() · page.allowClipboard(origin) · page.problems / warnings / logs
 //   page.webauthn · page.addVirtualAuthenticator(options) → auth: auth.setUserVerified(bool),

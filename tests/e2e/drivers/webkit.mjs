@@ -111,7 +111,10 @@ async function webkitVersion(display) {
   });
 }
 
-const KEYS = { Tab: Key.TAB, Escape: Key.ESCAPE, Enter: Key.ENTER, Space: Key.SPACE, Shift: Key.SHIFT, Backspace: Key.BACK_SPACE };
+const KEYS = {
+  Tab: Key.TAB, Escape: Key.ESCAPE, Enter: Key.ENTER, Space: Key.SPACE, Shift: Key.SHIFT, Backspace: Key.BACK_SPACE,
+  End: Key.END, Home: Key.HOME, PageDown: Key.PAGE_DOWN, PageUp: Key.PAGE_UP, ArrowDown: Key.ARROW_DOWN, ArrowUp: Key.ARROW_UP,
+};
 
 class WebKitPage {
   #authenticators;
@@ -132,6 +135,8 @@ class WebKitPage {
     this.mouse = {
       click: (x, y) => act().move(at(x, y)).press().release().perform(),
       dblclick: (x, y) => act().move(at(x, y)).press().release().press().release().perform(),
+      /** A trusted wheel turn of `deltaY` pixels at (x, y) (WebDriver's wheel input source). */
+      wheel: (x, y, deltaY) => act().scroll(Math.round(x), Math.round(y), 0, Math.round(deltaY), Origin.VIEWPORT).perform(),
     };
     this.keyboard = {
       press: async (key) => {
