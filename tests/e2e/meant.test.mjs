@@ -112,6 +112,7 @@ async function pageErrors(p) {
   return [...p.problems.filter((x) => x.startsWith("pageerror")), ...inPage];
 }
 const ms = (x) => `${Math.round(x)} ms`;
+const px = (x) => Math.round(x);
 
 // ---- 1 ------------------------------------------------------------------------------------
 
@@ -270,7 +271,7 @@ describe("2. a card replaced or changed under the pointer", () => {
     assert.ok(since < LONG - 300, `setup: the click came ${ms(since)} after the change, not well inside the ${LONG} ms delay`);
     const moved = Math.abs(after.cx - before.cx) > 1 || Math.abs(after.cy - before.cy) > 1;
     assert.equal(await runs(p, "deleteA"), 0,
-      `a click ${ms(since)} after a new hard call changed the card ("1 of 2", "Cancel all 2" appeared; Confirm ${moved ? `moved from ${ms(before.cx)},${ms(before.cy)} to ${ms(after.cx)},${ms(after.cy)}, Cancel was at ${ms(cancelBefore.x)},${ms(cancelBefore.y)}` : "did not move"}) confirmed it (data-armed before the change: ${armedBefore})`);
+      `a click ${ms(since)} after a new hard call changed the card ("1 of 2", "Cancel all 2" appeared; Confirm ${moved ? `moved from (${px(before.cx)}, ${px(before.cy)}) to (${px(after.cx)}, ${px(after.cy)}); Cancel had been at (${px(cancelBefore.x)}, ${px(cancelBefore.y)})` : "did not move"}) confirmed it (data-armed before the change: ${armedBefore})`);
     assert.equal(await outcome(p, await p.evaluate(() => window.a)), null);
     await sleep(LONG * 1.5);
     await clickPart(p, "confirm");
@@ -705,8 +706,8 @@ describe("6. a summary pushed out of view", () => {
     await p.close();
   });
 
-  /** 40 short lines, ~480 characters: honestly long, in a viewport where 40vh holds a few of them. */
-  const LONG_SUMMARY = Array.from({ length: 40 }, (_, i) => `Task ${String(i + 1).padStart(2, "0")}: purge`).join("\n");
+  /** 32 short lines, 479 characters (under the 500 cap): honestly long, in a viewport where 40vh holds a few of them. */
+  const LONG_SUMMARY = Array.from({ length: 32 }, (_, i) => `Task ${String(i + 1).padStart(2, "0")}: purge`).join("\n");
 
   async function longCard() {
     const p = await meantPage({}, { viewport: { width: 800, height: 600 } });
@@ -716,7 +717,7 @@ describe("6. a summary pushed out of view", () => {
     }, LONG_SUMMARY);
     await waitCard(p, (s) => s.open);
     await watchConfirm(p);
-    const s = await summaryLayout(p, "Task 40: purge");
+    const s = await summaryLayout(p, "Task 32: purge");
     assert.equal(s.text, LONG_SUMMARY, "setup: the whole summary is on the card");
     assert.ok(s.scrollHeight > s.clientHeight * 2, `setup: the summary does not overflow its box (${s.scrollHeight} px in ${s.clientHeight} px)`);
     assert.ok(s.words.top > s.box.bottom, "setup: its last line is out of view");
@@ -739,7 +740,7 @@ describe("6. a summary pushed out of view", () => {
     for (let i = 0; i < 20; i++) {
       await p.mouse.wheel(box.x, box.y, 120);
       await sleep(60);
-      s = await summaryLayout(p, "Task 40: purge");
+      s = await summaryLayout(p, "Task 32: purge");
       if (s.scrollTop + s.clientHeight >= s.scrollHeight - 1) break;
     }
     assert.ok(s.scrollTop + s.clientHeight >= s.scrollHeight - 1, `the wheel did not scroll the summary to its end (${JSON.stringify(s)})`);
@@ -764,7 +765,7 @@ describe("6. a summary pushed out of view", () => {
     assert.equal(focused, "summary", `Tab never reached the summary box (focus went ${order.join(" → ")}): a keyboard user cannot read it to its end`);
     await p.keyboard.press("End");
     await sleep(200);
-    const s = await summaryLayout(p, "Task 40: purge");
+    const s = await summaryLayout(p, "Task 32: purge");
     assert.ok(s.scrollTop + s.clientHeight >= s.scrollHeight - 1, `End did not scroll the summary to its end (${s.scrollTop}+${s.clientHeight} of ${s.scrollHeight})`);
     await sleep(FULL);
     for (let i = 0; i < 8 && focused !== "confirm"; i++) {

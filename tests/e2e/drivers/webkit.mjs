@@ -132,11 +132,22 @@ class WebKitPage {
     this.logs = [];
     const act = () => driver.actions({ async: true });
     const at = (x, y) => ({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT });
+    let wheelY = 0;
     this.mouse = {
       click: (x, y) => act().move(at(x, y)).press().release().perform(),
       dblclick: (x, y) => act().move(at(x, y)).press().release().press().release().perform(),
-      /** A trusted wheel turn of `deltaY` pixels at (x, y) (WebDriver's wheel input source). */
-      wheel: (x, y, deltaY) => act().scroll(Math.round(x), Math.round(y), 0, Math.round(deltaY), Origin.VIEWPORT).perform(),
+      /**
+       * A trusted wheel turn of `deltaY` pixels at (x, y) (WebDriver's wheel input source).
+       * WebKitWebDriver 2.50 keeps the wheel source's delta from one scroll action to the next
+       * and sends only the difference (a second scroll of 120 sent nothing): so the driver
+       * asks for the running total, for no duration (with selenium's default, nothing came), and
+       * moves the pointer there first (a wheel at a point the pointer never went to scrolled nothing).
+       */
+      wheel: async (x, y, deltaY) => {
+        wheelY += Math.round(deltaY);
+        await act().move(at(x, y)).perform();
+        await act().scroll(Math.round(x), Math.round(y), 0, wheelY, Origin.VIEWPORT, 0).perform();
+      },
     };
     this.keyboard = {
       press: async (key) => {
