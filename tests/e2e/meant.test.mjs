@@ -117,16 +117,22 @@ const px = (x) => Math.round(x);
 // ---- 1 ------------------------------------------------------------------------------------
 
 describe("1. the arm delay counts from the screen, not from the call", () => {
-  const BUSY = 3000;
+  // A longer delay and busy period here: WebKit's driver delivers a click only once the page is
+  // idle again (the press then comes 20–600 ms after the busy task ended), so the click must
+  // still fall well inside the delay counted from the first frame; Chromium and Firefox deliver
+  // it while the page is busy, so it is sent late enough to be past the delay counted from
+  // showModal().
+  const ARM1 = 1500;
+  const BUSY = 3500;
 
   /**
    * Opens a card whose page then stays busy for `BUSY` ms (`how`: an open action's synchronous
    * `run` in the same batch, or a page script right after `invoke`), and clicks Confirm's
-   * position with the real mouse while it is busy, ~1 s after the card was opened: past the arm
-   * delay counted from the call, long before anything was painted.
+   * position with the real mouse while it is busy, ~2.3 s after the card was opened: past the
+   * arm delay counted from the call, long before anything was painted.
    */
   async function busyCase(how) {
-    const p = await meantPage();
+    const p = await meantPage({ armDelayMs: ARM1 });
     await p.evaluate((BUSY) => {
       window.hard("deleteProject", { confirmationSummary: (a) => `Delete ${a.projectId} and all its tasks?` });
       window.ck.defineAction({
@@ -156,8 +162,8 @@ describe("1. the arm delay counts from the screen, not from the call", () => {
         requestAnimationFrame((t1) => { window.t.frame = t1; requestAnimationFrame((t2) => { window.t.frame2 = t2; }); });
       }, 50);
     }, [how, BUSY]);
-    // ~1 s into the busy period: the page cannot have drawn the card yet.
-    await sleep(1050);
+    // ~2.3 s into the busy period: the page cannot have drawn the card yet.
+    await sleep(2300);
     await p.mouse.click(at.cx, at.cy);
     await waitFor(p, () => window.t.frame2 !== undefined, undefined, 10000);
     await sleep(300);
@@ -169,9 +175,9 @@ describe("1. the arm delay counts from the screen, not from the call", () => {
     // be seen for the arm delay.
     assert.ok(down && clickEvent, `setup: the click never reached the card (inputs: ${JSON.stringify(seen.inputs)})`);
     assert.ok(seen.t.shown - seen.t.invoked < 100, `setup: the card was not shown inside invoke (${ms(seen.t.shown - seen.t.invoked)})`);
-    assert.ok(down.t - seen.t.shown >= ARM + 100,
+    assert.ok(down.t - seen.t.shown >= ARM1 + 100,
       `setup: the press came only ${ms(down.t - seen.t.shown)} after showModal(), inside the arm delay even as counted today`);
-    assert.ok(down.t < seen.t.frame + ARM - 100,
+    assert.ok(down.t < seen.t.frame + ARM1 - 100,
       `setup: the press came ${ms(down.t - seen.t.frame)} after the first frame that could show the card (busy until +${ms(seen.t.idle - seen.t.shown)})`);
     const when = `pressed at +${ms(down.t - seen.t.shown)} after showModal(), clicked at +${ms(clickEvent.t - seen.t.shown)}; `
       + `the page was busy until +${ms(seen.t.idle - seen.t.shown)} and painted its first frame at +${ms(seen.t.frame - seen.t.shown)}`;
@@ -180,10 +186,10 @@ describe("1. the arm delay counts from the screen, not from the call", () => {
     assert.equal(await outcome(p, "busy1"), null, "the call is still waiting for a person");
     assert.equal((await cardState(p)).open, true, "the card is still open");
     // The card still works for a person who has seen it.
-    await sleep(FULL);
+    await sleep(ARM1 * 1.5);
     await clickPart(p, "confirm");
     const o = await waitOutcome(p, "busy1");
-    assert.equal(o.gate, "confirmed", `a click ${FULL} ms after the card was painted did not confirm (data-armed=${await armedAttr(p).catch(() => "?")})`);
+    assert.equal(o.gate, "confirmed", `a click ${ARM1 * 1.5} ms after the card was painted did not confirm (data-armed=${await armedAttr(p).catch(() => "?")})`);
     assert.equal(await runs(p, "deleteProject"), 1);
     assert.deepEqual(await pageErrors(p), []);
     await p.close();
@@ -242,6 +248,52 @@ describe("2. a card replaced or changed under the pointer", () => {
 
   test("a double click on Confirm confirms the first card only, never the one that replaces it", { timeout: TEST_TIMEOUT }, () => twoClicks("dblclick"));
   test("two clicks 100 ms apart confirm the first card only", { timeout: TEST_TIMEOUT }, () => twoClicks("two clicks"));
+
+  test("a press begun on the first card and released over the card that replaced it (after that card's delay) does nothing", { timeout: TEST_TIMEOUT }, async () => {
+    const p = await meantPage();
+    await p.evaluate(() => {
+      for (const name of ["deleteA", "deleteB", "deleteC"]) window.hard(name, { confirmationSummary: () => "Delete the project and all its tasks?" });
+      window.keys = ["deleteA", "deleteB", "deleteC"].map((name) => window.call(name));
+      // The app takes the first card back 100 ms into the person's press (its chat message was
+      // retracted, say): the next card takes its place under the pointer.
+      addEventListener("pointerdown", (e) => {
+        if (!e.isTrusted) return;
+        window.pressedAt = e.timeStamp;
+        setTimeout(() => { window.ck.cancel(window.ck.pending()[0].id); window.replacedAt = performance.now(); }, 100);
+      }, { capture: true, once: true });
+    });
+    await waitCard(p, (s) => s.open && s.title === "Delete a" && s.position === "1 of 3");
+    await watchConfirm(p);
+    await sleep(FULL);
+    const a = await confirmBox(p);
+    await p.mouse.down(a.cx, a.cy);
+    await waitCard(p, (s) => s.title === "Delete b");
+    await sleep(FULL); // B has been shown for more than the arm delay
+    const b = await confirmBox(p);
+    assert.ok(Math.abs(b.cx - a.cx) < 2 && Math.abs(b.cy - a.cy) < 2, `setup: B's Confirm is not where A's was (${JSON.stringify([a, b])})`);
+    await p.mouse.up();
+    await sleep(400);
+    const keys = await p.evaluate(() => window.keys);
+    const seen = await p.evaluate(() => ({ pressedAt: window.pressedAt, replacedAt: window.replacedAt, events: window.confirmEvents.filter((e) => e.trusted) }));
+    const clickEvent = seen.events.find((e) => e.type === "click");
+    assert.equal((await outcome(p, keys[0]))?.gate, "cancelled", "setup: the app took A back");
+    if (clickEvent) {
+      assert.ok(clickEvent.t - seen.replacedAt >= ARM + 100, `setup: the release came only ${ms(clickEvent.t - seen.replacedAt)} after B replaced A`);
+    } else {
+      // WebKit makes no click of a press whose dialog was closed and shown again before the
+      // release (the SDK closes and reopens it between cards today): the engine itself stops
+      // this one there. Nothing may fire either way.
+      console.log(`meant: ${ENGINE}: the release over the replaced card made no click on Confirm (${JSON.stringify(seen.events)})`);
+    }
+    assert.equal(await runs(p, "deleteB"), 0,
+      `a press begun on A's Confirm (before B existed) and released over B's Confirm ${clickEvent ? ms(clickEvent.t - seen.replacedAt) : "?"} after B replaced A confirmed B`);
+    assert.equal(await outcome(p, keys[1]), null, "B still waits for a person");
+    await sleep(FULL);
+    await clickPart(p, "confirm");
+    assert.equal((await waitOutcome(p, keys[1])).gate, "confirmed", "a whole click after B's delay confirms B");
+    assert.deepEqual(await pageErrors(p), []);
+    await p.close();
+  });
 
   test("a new hard call arriving (\"1 of 2\", \"Cancel all 2\") restarts the delay: a click right after does nothing; after a full delay it confirms", { timeout: TEST_TIMEOUT }, async () => {
     // A longer delay here, so that "right after the change" is well inside it in every engine.

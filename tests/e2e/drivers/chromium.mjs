@@ -84,6 +84,9 @@ class ChromiumPage {
       dblclick: (x, y) => page.mouse.dblclick(x, y),
       /** A trusted wheel turn of `deltaY` pixels with the pointer at (x, y). */
       wheel: async (x, y, deltaY) => { await page.mouse.move(x, y); await page.mouse.wheel(0, deltaY); },
+      /** The left button pressed at (x, y), and released later by `up()` (a slow click, a hold). */
+      down: async (x, y) => { await page.mouse.move(x, y); await page.mouse.down(); },
+      up: () => page.mouse.up(),
     };
     this.keyboard = {
       press: (key) => page.keyboard.press(KEYS[key] ?? key),

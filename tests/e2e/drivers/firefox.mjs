@@ -195,6 +195,9 @@ class FirefoxPage {
       dblclick: (x, y) => page.mouse.click(x, y, { count: 2 }),
       /** A trusted wheel turn of `deltaY` pixels with the pointer at (x, y) (BiDi's wheel source). */
       wheel: async (x, y, deltaY) => { await page.mouse.move(x, y); await page.mouse.wheel({ deltaY }); },
+      /** The left button pressed at (x, y), and released later by `up()` (a slow click, a hold). */
+      down: async (x, y) => { await page.mouse.move(x, y); await page.mouse.down(); },
+      up: () => page.mouse.up(),
     };
     this.keyboard = {
       press: async (key) => {

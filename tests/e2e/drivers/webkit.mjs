@@ -143,6 +143,9 @@ class WebKitPage {
        * asks for the running total, for no duration (with selenium's default, nothing came), and
        * moves the pointer there first (a wheel at a point the pointer never went to scrolled nothing).
        */
+      /** The left button pressed at (x, y), and released later by `up()` (WebDriver keeps the button's state between actions). */
+      down: (x, y) => act().move(at(x, y)).press().perform(),
+      up: () => act().release().perform(),
       wheel: async (x, y, deltaY) => {
         wheelY += Math.round(deltaY);
         await act().move(at(x, y)).perform();
