@@ -36,7 +36,11 @@ after(async () => { await env?.close(); });
  * window, so the card's own, retargeted to its host, included), with its `timeStamp`.
  */
 async function meantPage(options = {}, pageOptions = {}) {
-  const p = await openFixture(env, undefined, false, pageOptions);
+  // A person's browser window has focus (WebKit's MiniBrowser on a bare Xvfb gets it only when
+  // the driver gives it: drivers/webkit.mjs, `focusWindow`).
+  const p = await openFixture(env, undefined, false, { focusWindow: true, ...pageOptions });
+  assert.equal(await waitFor(p, () => document.hasFocus() && document.visibilityState === "visible", undefined, 3000).catch(() => false), true,
+    "setup: the page is visible and its window has focus");
   await p.evaluate((options) => {
     const { Coworkkit } = window.coworkkit;
     window.records = [];
@@ -910,7 +914,7 @@ describe("7. records say what stands behind each decision (assurance)", () => {
     /** A localhost page with a passkey enrolled on a virtual authenticator and two passkey actions. */
     async function passkeyPage() {
       const { CredentialStore, registrationOptions, verifyRegistration } = await import("./passkeys.mjs");
-      const p = await env.browser.newPage();
+      const p = await env.browser.newPage({ focusWindow: true });
       await p.goto(origin + "/fixtures/blank.html");
       await waitFor(p, () => window.ready === true);
       await p.addVirtualAuthenticator();

@@ -2,7 +2,7 @@
 // (chromium by default, firefox, webkit). See tests/e2e/drivers/README.md.
 //
 //   const browser = await launchBrowser(engine, { args, prefs })   // args: extra launch flags
-//   const page = await browser.newPage({ viewport, colorScheme, openShadowRoots })
+//   const page = await browser.newPage({ viewport, colorScheme, openShadowRoots, focusWindow })
 //   page.goto(url) · page.evaluate(fn, arg) · page.evaluateNoGesture(fn, arg)
 //   page.addScript({ content, type }) · page.onPart(part, fn, args)
 //   page.mouse.click(x, y) · page.mouse.dblclick(x, y) · page.mouse.wheel(x, y, deltaY) · page.mouse.down(x, y) · page.mouse.up()

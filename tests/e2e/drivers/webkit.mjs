@@ -16,7 +16,7 @@
 // `PublicKeyCredential` (its feature list has no Web Authentication switch), and WebKitWebDriver
 // leaves `webauthn:virtualAuthenticators` out of the session it creates and answers the WebDriver
 // WebAuthn extension's commands "unknown command"; `page.webauthn` says so from that answer.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { Builder, By, Key, Origin } from "selenium-webdriver";
 import { PART_CALL, evaluateExpression, source, encode, unwrap } from "./codec.mjs";
@@ -70,7 +70,7 @@ export async function launch({ args = [] } = {}) {
     /** Every HTML page this engine loads gets the tap first. */
     html: (text) => text.replace(/<head([^>]*)>/i, (m) => `${m}${TAP_SCRIPT}`),
     /** WebKitWebDriver serves one session at a time: a new page closes the one before. */
-    async newPage({ viewport, colorScheme, openShadowRoots = false } = {}) {
+    async newPage({ viewport, colorScheme, openShadowRoots = false, focusWindow = false } = {}) {
       for (const d of sessions) await d.quit().catch(() => {});
       sessions.clear();
       const driver = await new Builder().usingServer(url).withCapabilities({
@@ -91,6 +91,7 @@ export async function launch({ args = [] } = {}) {
         authenticators: webDriverAuthenticators(webDriverClient(url), session.getId()),
       });
       await page.setViewport(viewport?.width ?? 1280, viewport?.height ?? 720);
+      if (focusWindow) focusMiniBrowser(xvfb.display);
       return page;
     },
     async close() {
@@ -100,6 +101,20 @@ export async function launch({ args = [] } = {}) {
       process.off("exit", orphans);
     },
   };
+}
+
+/**
+ * Gives the MiniBrowser window on `display` the X input focus, as a person's browser window has:
+ * on a bare Xvfb (no window manager) no window ever gets it, so the page's `document.hasFocus()`
+ * stays false (Chromium and Firefox, headless, report their pages focused). `xdotool windowfocus`
+ * sends the FocusIn GTK waits for; the page sees a window `focus` event and `hasFocus()` true.
+ * Only this driver's own display is searched.
+ */
+function focusMiniBrowser(display) {
+  const env = { ...process.env, DISPLAY: display };
+  const ids = execFileSync("xdotool", ["search", "--onlyvisible", "--class", "MiniBrowser"], { env }).toString().trim().split("\n").filter(Boolean);
+  if (ids.length === 0) throw new Error(`no MiniBrowser window on ${display} to focus`);
+  for (const id of ids) execFileSync("xdotool", ["windowfocus", "--sync", id], { env });
 }
 
 async function webkitVersion(display) {
