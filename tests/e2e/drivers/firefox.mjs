@@ -198,6 +198,8 @@ class FirefoxPage {
       /** The left button pressed at (x, y), and released later by `up()` (a slow click, a hold). */
       down: async (x, y) => { await page.mouse.move(x, y); await page.mouse.down(); },
       up: () => page.mouse.up(),
+      /** Two single clicks at (x, y), `gap` ms apart. */
+      clickTwice: async (x, y, gap) => { await page.mouse.click(x, y); await new Promise((r) => setTimeout(r, gap)); await page.mouse.click(x, y); },
     };
     this.keyboard = {
       press: async (key) => {

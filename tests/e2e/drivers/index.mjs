@@ -6,6 +6,7 @@
 //   page.goto(url) · page.evaluate(fn, arg) · page.evaluateNoGesture(fn, arg)
 //   page.addScript({ content, type }) · page.onPart(part, fn, args)
 //   page.mouse.click(x, y) · page.mouse.dblclick(x, y) · page.mouse.wheel(x, y, deltaY) · page.mouse.down(x, y) · page.mouse.up()
+//   page.mouse.clickTwice(x, y, gapMs)
 //   page.keyboard.press("Shift+Tab" | "End" | "PageDown" | …)
 //   page.keyboard.type(text) · page.screenshot({ path, clip | selector }) · page.setViewport(w, h)
 //   page.listenerCount() · page.allowClipboard(origin) · page.problems / warnings / logs

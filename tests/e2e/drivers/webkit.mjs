@@ -161,6 +161,11 @@ class WebKitPage {
       /** The left button pressed at (x, y), and released later by `up()` (WebDriver keeps the button's state between actions). */
       down: (x, y) => act().move(at(x, y)).press().perform(),
       up: () => act().release().perform(),
+      /**
+       * Two clicks at (x, y), `gap` ms apart, in one action sequence: two separate performs reach
+       * the page 300 ms or more apart through WebKitWebDriver.
+       */
+      clickTwice: (x, y, gap) => act().move(at(x, y)).press().release().pause(gap).press().release().perform(),
       wheel: async (x, y, deltaY) => {
         wheelY += Math.round(deltaY);
         await act().move(at(x, y)).perform();
