@@ -93,6 +93,10 @@ class ChromiumPage {
     this.keyboard = {
       press: (key) => page.keyboard.press(KEYS[key] ?? key),
       type: (text) => page.keyboard.type(text),
+      /** Presses each of `keys` in turn, `gap` ms apart (a person typing). */
+      typeKeys: async (keys, gap) => {
+        for (const key of keys) { await page.keyboard.press(KEYS[key] ?? key); await new Promise((r) => setTimeout(r, gap)); }
+      },
     };
   }
 

@@ -209,6 +209,10 @@ class FirefoxPage {
         for (const k of keys.slice(0, -1).reverse()) await page.keyboard.up(k);
       },
       type: (text) => page.keyboard.type(text),
+      /** Presses each of `keys` in turn, `gap` ms apart (a person typing). */
+      typeKeys: async (keys, gap) => {
+        for (const key of keys) { await page.keyboard.press(key === "Space" ? " " : key); await new Promise((r) => setTimeout(r, gap)); }
+      },
     };
   }
 

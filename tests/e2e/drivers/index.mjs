@@ -8,7 +8,7 @@
 //   page.mouse.click(x, y) · page.mouse.dblclick(x, y) · page.mouse.wheel(x, y, deltaY) · page.mouse.down(x, y) · page.mouse.up()
 //   page.mouse.clickTwice(x, y, gapMs)
 //   page.keyboard.press("Shift+Tab" | "End" | "PageDown" | …)
-//   page.keyboard.type(text) · page.screenshot({ path, clip | selector }) · page.setViewport(w, h)
+//   page.keyboard.type(text) · page.keyboard.typeKeys(["a", "Tab", "Enter"], gapMs) · page.screenshot({ path, clip | selector }) · page.setViewport(w, h)
 //   page.listenerCount() · page.allowClipboard(origin) · page.problems / warnings / logs
 //   page.webauthn · page.addVirtualAuthenticator(options) → auth: auth.setUserVerified(bool),
 //     auth.credentials(), auth.remove() (virtual WebAuthn authenticators, drivers/webauthn.mjs)

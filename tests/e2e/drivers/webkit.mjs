@@ -181,6 +181,15 @@ class WebKitPage {
         await a.perform();
       },
       type: (text) => act().sendKeys(text).perform(),
+      /**
+       * Presses each of `keys` in turn, `gap` ms apart, in one action sequence (one perform per
+       * key reaches the page at uneven gaps of up to ~500 ms through WebKitWebDriver).
+       */
+      typeKeys: (keys, gap) => {
+        let a = act();
+        for (const key of keys) a = a.keyDown(KEYS[key] ?? key).keyUp(KEYS[key] ?? key).pause(gap);
+        return a.perform();
+      },
     };
   }
 
