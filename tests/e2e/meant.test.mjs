@@ -116,6 +116,12 @@ async function pageErrors(p) {
   return [...p.problems.filter((x) => x.startsWith("pageerror")), ...inPage];
 }
 const ms = (x) => `${Math.round(x)} ms`;
+/** `promise`, or a rejection with `message` after `limit` ms (the timer cleared either way). */
+function withTimeout(promise, limit, message) {
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(message)), limit); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 const px = (x) => Math.round(x);
 
 // ---- 1 ------------------------------------------------------------------------------------
@@ -650,6 +656,22 @@ describe("5. page code may re-enter", () => {
     };
   }
 
+  /** One run: the instance and its hook, the card opened, the person's Cancel, the checks. */
+  async function oneRun(p, hook, move) {
+    const setup = await p.evaluate(([hook, move]) => window.reentry(hook, move), [hook, move]);
+    assert.equal(setup.focused, true, "setup: the page's field had focus before the card opened");
+    await sleep(150);
+    // The person cancels whatever card is showing (the card closing returns focus).
+    for (let i = 0; i < 3; i++) {
+      const at = await partCenter(p, "cancel");
+      if (!at || !(await cardState(p)).open) break;
+      await p.mouse.click(at.x, at.y);
+      await sleep(150);
+    }
+    const r = await p.evaluate(() => window.reentryCheck());
+    return { ...r, pageErrors: await pageErrors(p) };
+  }
+
   /** Runs every (hook, move) on one page, reloading it after a run that broke the module. */
   async function reentrySuite(hooks) {
     const fresh = async () => {
@@ -664,25 +686,22 @@ describe("5. page code may re-enter", () => {
       for (const hook of hooks) {
         for (const move of MOVES) {
           const label = `${hook} → ${move}`;
+          const started = Date.now();
           let r;
           try {
-            const setup = await p.evaluate(([hook, move]) => window.reentry(hook, move), [hook, move]);
-            assert.equal(setup.focused, true, "setup: the page's field had focus before the card opened");
-            await sleep(150);
-            // The person cancels whatever card is showing (the card closing returns focus).
-            for (let i = 0; i < 3; i++) {
-              const at = await partCenter(p, "cancel");
-              if (!at || !(await cardState(p)).open) break;
-              await p.mouse.click(at.x, at.y);
-              await sleep(150);
-            }
-            r = await p.evaluate(() => window.reentryCheck());
+            r = await withTimeout(oneRun(p, hook, move), 45_000, "the run did not finish within 45 s");
           } catch (e) {
-            r = { errors: [`the test's own call into the page failed: ${e.message.split("\n")[0]}`], fired: [], stuck: [], perCall: [], still: null, fresh: null };
+            // A driver that no longer answers a trivial command has stalled (WebKit's, now and
+            // then): left to the test's own timeout, which scripts/test's WebKit rerun knows. A
+            // driver that answers while the run did not finish is the page's failure.
+            if (/within 45 s/.test(e.message) && !(await withTimeout(p.evaluate(() => 1), 10_000, "stalled").catch(() => false))) {
+              console.log(`meant: re-entry (${ENGINE}): ${label}: the driver stopped answering; waiting for the test's timeout`);
+              await new Promise(() => {});
+            }
+            r = { errors: [`the test's own call into the page failed: ${e.message.split("\n")[0]}`], fired: [hook], stuck: [], perCall: [], still: null, fresh: null };
           }
-          const problems = [...r.errors];
-          const errs = await pageErrors(p);
-          problems.push(...errs);
+          if (Date.now() - started > 10_000) console.log(`meant: re-entry (${ENGINE}): ${label} took ${Date.now() - started} ms`);
+          const problems = [...r.errors, ...(r.pageErrors ?? [])];
           if (!r.fired.includes(hook)) problems.push(`setup: the ${hook} hook never ran`);
           if (!r.disposed && r.still !== "fired") problems.push(`the instance no longer answers a normal call (${r.still})`);
           if (r.fresh !== "fired") problems.push(`a fresh instance in the page no longer answers (${r.fresh}): the module is dead`);
@@ -691,7 +710,7 @@ describe("5. page code may re-enter", () => {
           results[label] = problems.length ? "FAIL" : `ok (${r.calls} calls${r.refused?.length ? `, refused ${r.refused.join(" ")}` : ""})`;
           if (problems.length) {
             failures.push(`${label}: ${problems.join("; ")}`);
-            await p.close();
+            await withTimeout(p.close(), 15_000, "close").catch(() => {});
             p = await fresh();
           }
         }
