@@ -39,6 +39,12 @@ async function meantPage(options = {}, pageOptions = {}) {
   // A person's browser window has focus (WebKit's MiniBrowser on a bare Xvfb gets it only when
   // the driver gives it: drivers/webkit.mjs, `focusWindow`).
   const p = await openFixture(env, undefined, false, { focusWindow: true, ...pageOptions });
+  await setUpPage(p, options);
+  return p;
+}
+
+/** What `meantPage` puts in a page (again after a reload). */
+async function setUpPage(p, options = {}) {
   assert.equal(await waitFor(p, () => document.hasFocus() && document.visibilityState === "visible", undefined, 3000).catch(() => false), true,
     "setup: the page is visible and its window has focus");
   await p.evaluate((options) => {
@@ -75,7 +81,6 @@ async function meantPage(options = {}, pageOptions = {}) {
       return key;
     };
   }, { armDelayMs: ARM, ...options });
-  return p;
 }
 
 const outcome = (p, key) => p.evaluate((key) => window.outcomes[key], key);
@@ -658,6 +663,7 @@ describe("5. page code may re-enter", () => {
 
   /** One run: the instance and its hook, the card opened, the person's Cancel, the checks. */
   async function oneRun(p, hook, move) {
+    p.problems.length = 0; // this run's own (an earlier run's are in its failure already)
     const setup = await p.evaluate(([hook, move]) => window.reentry(hook, move), [hook, move]);
     assert.equal(setup.focused, true, "setup: the page's field had focus before the card opened");
     await sleep(150);
@@ -672,14 +678,19 @@ describe("5. page code may re-enter", () => {
     return { ...r, pageErrors: await pageErrors(p) };
   }
 
+
   /** Runs every (hook, move) on one page, reloading it after a run that broke the module. */
   async function reentrySuite(hooks) {
-    const fresh = async () => {
-      const p = await meantPage();
+    const p = await meantPage();
+    await p.evaluate(installReentry);
+    // After a run that broke the module: the same page loaded again (WebKit makes a new page a
+    // new WebDriver session, slow and now and then where its driver hangs).
+    const reload = async () => {
+      await p.goto(env.url + "fixtures/blank.html");
+      await waitFor(p, () => window.ready === true);
+      await setUpPage(p);
       await p.evaluate(installReentry);
-      return p;
     };
-    let p = await fresh();
     const failures = [];
     const results = {};
     try {
@@ -710,8 +721,7 @@ describe("5. page code may re-enter", () => {
           results[label] = problems.length ? "FAIL" : `ok (${r.calls} calls${r.refused?.length ? `, refused ${r.refused.join(" ")}` : ""})`;
           if (problems.length) {
             failures.push(`${label}: ${problems.join("; ")}`);
-            await withTimeout(p.close(), 15_000, "close").catch(() => {});
-            p = await fresh();
+            await reload();
           }
         }
       }
