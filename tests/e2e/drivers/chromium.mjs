@@ -82,10 +82,21 @@ class ChromiumPage {
     this.mouse = {
       click: (x, y) => page.mouse.click(x, y),
       dblclick: (x, y) => page.mouse.dblclick(x, y),
+      /** A trusted wheel turn of `deltaY` pixels with the pointer at (x, y). */
+      wheel: async (x, y, deltaY) => { await page.mouse.move(x, y); await page.mouse.wheel(0, deltaY); },
+      /** The left button pressed at (x, y), and released later by `up()` (a slow click, a hold). */
+      down: async (x, y) => { await page.mouse.move(x, y); await page.mouse.down(); },
+      up: () => page.mouse.up(),
+      /** Two single clicks at (x, y), `gap` ms apart. */
+      clickTwice: async (x, y, gap) => { await page.mouse.click(x, y); await new Promise((r) => setTimeout(r, gap)); await page.mouse.click(x, y); },
     };
     this.keyboard = {
       press: (key) => page.keyboard.press(KEYS[key] ?? key),
       type: (text) => page.keyboard.type(text),
+      /** Presses each of `keys` in turn, `gap` ms apart (a person typing). */
+      typeKeys: async (keys, gap) => {
+        for (const key of keys) { await page.keyboard.press(KEYS[key] ?? key); await new Promise((r) => setTimeout(r, gap)); }
+      },
     };
   }
 

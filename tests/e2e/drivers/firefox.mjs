@@ -193,6 +193,13 @@ class FirefoxPage {
     this.mouse = {
       click: (x, y) => page.mouse.click(x, y),
       dblclick: (x, y) => page.mouse.click(x, y, { count: 2 }),
+      /** A trusted wheel turn of `deltaY` pixels with the pointer at (x, y) (BiDi's wheel source). */
+      wheel: async (x, y, deltaY) => { await page.mouse.move(x, y); await page.mouse.wheel({ deltaY }); },
+      /** The left button pressed at (x, y), and released later by `up()` (a slow click, a hold). */
+      down: async (x, y) => { await page.mouse.move(x, y); await page.mouse.down(); },
+      up: () => page.mouse.up(),
+      /** Two single clicks at (x, y), `gap` ms apart. */
+      clickTwice: async (x, y, gap) => { await page.mouse.click(x, y); await new Promise((r) => setTimeout(r, gap)); await page.mouse.click(x, y); },
     };
     this.keyboard = {
       press: async (key) => {
@@ -202,6 +209,10 @@ class FirefoxPage {
         for (const k of keys.slice(0, -1).reverse()) await page.keyboard.up(k);
       },
       type: (text) => page.keyboard.type(text),
+      /** Presses each of `keys` in turn, `gap` ms apart (a person typing). */
+      typeKeys: async (keys, gap) => {
+        for (const key of keys) { await page.keyboard.press(key === "Space" ? " " : key); await new Promise((r) => setTimeout(r, gap)); }
+      },
     };
   }
 

@@ -2,11 +2,13 @@
 // (chromium by default, firefox, webkit). See tests/e2e/drivers/README.md.
 //
 //   const browser = await launchBrowser(engine, { args, prefs })   // args: extra launch flags
-//   const page = await browser.newPage({ viewport, colorScheme, openShadowRoots })
+//   const page = await browser.newPage({ viewport, colorScheme, openShadowRoots, focusWindow })
 //   page.goto(url) · page.evaluate(fn, arg) · page.evaluateNoGesture(fn, arg)
 //   page.addScript({ content, type }) · page.onPart(part, fn, args)
-//   page.mouse.click(x, y) · page.mouse.dblclick(x, y) · page.keyboard.press("Shift+Tab")
-//   page.keyboard.type(text) · page.screenshot({ path, clip | selector }) · page.setViewport(w, h)
+//   page.mouse.click(x, y) · page.mouse.dblclick(x, y) · page.mouse.wheel(x, y, deltaY) · page.mouse.down(x, y) · page.mouse.up()
+//   page.mouse.clickTwice(x, y, gapMs)
+//   page.keyboard.press("Shift+Tab" | "End" | "PageDown" | …)
+//   page.keyboard.type(text) · page.keyboard.typeKeys(["a", "Tab", "Enter"], gapMs) · page.screenshot({ path, clip | selector }) · page.setViewport(w, h)
 //   page.listenerCount() · page.allowClipboard(origin) · page.problems / warnings / logs
 //   page.webauthn · page.addVirtualAuthenticator(options) → auth: auth.setUserVerified(bool),
 //     auth.credentials(), auth.remove() (virtual WebAuthn authenticators, drivers/webauthn.mjs)

@@ -211,7 +211,10 @@ async function webkitVersion(display) {
   });
 }
 
-const KEYS = { Tab: Key.TAB, Escape: Key.ESCAPE, Enter: Key.ENTER, Space: Key.SPACE, Shift: Key.SHIFT, Backspace: Key.BACK_SPACE };
+const KEYS = {
+  Tab: Key.TAB, Escape: Key.ESCAPE, Enter: Key.ENTER, Space: Key.SPACE, Shift: Key.SHIFT, Backspace: Key.BACK_SPACE,
+  End: Key.END, Home: Key.HOME, PageDown: Key.PAGE_DOWN, PageUp: Key.PAGE_UP, ArrowDown: Key.ARROW_DOWN, ArrowUp: Key.ARROW_UP,
+};
 
 class WebKitPage {
   #authenticators;
@@ -229,9 +232,30 @@ class WebKitPage {
     this.logs = [];
     const act = () => driver.actions({ async: true });
     const at = (x, y) => ({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT });
+    let wheelY = 0;
     this.mouse = {
       click: (x, y) => act().move(at(x, y)).press().release().perform(),
       dblclick: (x, y) => act().move(at(x, y)).press().release().press().release().perform(),
+      /**
+       * A trusted wheel turn of `deltaY` pixels at (x, y) (WebDriver's wheel input source).
+       * WebKitWebDriver 2.50 keeps the wheel source's delta from one scroll action to the next
+       * and sends only the difference (a second scroll of 120 sent nothing): so the driver
+       * asks for the running total, for no duration (with selenium's default, nothing came), and
+       * moves the pointer there first (a wheel at a point the pointer never went to scrolled nothing).
+       */
+      /** The left button pressed at (x, y), and released later by `up()` (WebDriver keeps the button's state between actions). */
+      down: (x, y) => act().move(at(x, y)).press().perform(),
+      up: () => act().release().perform(),
+      /**
+       * Two clicks at (x, y), `gap` ms apart, in one action sequence: two separate performs reach
+       * the page 300 ms or more apart through WebKitWebDriver.
+       */
+      clickTwice: (x, y, gap) => act().move(at(x, y)).press().release().pause(gap).press().release().perform(),
+      wheel: async (x, y, deltaY) => {
+        wheelY += Math.round(deltaY);
+        await act().move(at(x, y)).perform();
+        await act().scroll(Math.round(x), Math.round(y), 0, wheelY, Origin.VIEWPORT, 0).perform();
+      },
     };
     this.keyboard = {
       press: async (key) => {
@@ -242,6 +266,15 @@ class WebKitPage {
         await a.perform();
       },
       type: (text) => act().sendKeys(text).perform(),
+      /**
+       * Presses each of `keys` in turn, `gap` ms apart, in one action sequence (one perform per
+       * key reaches the page at uneven gaps of up to ~500 ms through WebKitWebDriver).
+       */
+      typeKeys: (keys, gap) => {
+        let a = act();
+        for (const key of keys) a = a.keyDown(KEYS[key] ?? key).keyUp(KEYS[key] ?? key).pause(gap);
+        return a.perform();
+      },
     };
   }
 
