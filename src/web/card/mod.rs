@@ -172,7 +172,8 @@ struct Parts {
     card: CurrentCard,
     /// The words on the buttons.
     labels: Labels,
-    /// True while the SDK performs an element action: no input is a person's then.
+    /// True while the SDK performs an element action or moves focus itself: no input is a
+    /// person's then.
     acting: Rc<Cell<bool>>,
     /// When Confirm may count (SPEC §4.2). Borrowed only around its own pure methods.
     arming: RefCell<Arming>,
@@ -300,6 +301,16 @@ impl Parts {
                 handler(decision);
             }
         });
+    }
+
+    /// Runs `f`, a DOM call of the SDK's own that fires events at the page (`showModal()`,
+    /// `focus()`, `close()`), as the SDK: page code run by those events makes no gesture
+    /// (SPEC §4.2: no grant, no Hand mode from the card's own focus moves).
+    fn as_sdk<T>(&self, f: impl FnOnce() -> T) -> T {
+        let was = self.acting.replace(true);
+        let out = f();
+        self.acting.set(was);
+        out
     }
 
     /// Stops the countdown and the arming, for a card that closes.
@@ -595,7 +606,7 @@ impl CardLayer {
                 .owner_document()
                 .and_then(|document| focused_element(&document));
             parts.return_focus.replace(focused);
-            if let Err(e) = parts.dialog.show_modal() {
+            if let Err(e) = parts.as_sdk(|| parts.dialog.show_modal()) {
                 parts.forget_decision();
                 parts.stop_timers();
                 parts.return_focus.replace(None);
@@ -606,7 +617,7 @@ impl CardLayer {
                 return Ok(());
             }
         }
-        let _ = parts.cancel.focus();
+        let _ = parts.as_sdk(|| parts.cancel.focus());
         Ok(())
     }
 
@@ -649,7 +660,7 @@ impl CardLayer {
         parts.stop_timers();
         let return_focus = parts.return_focus.replace(None);
         if parts.dialog.open() {
-            parts.dialog.close();
+            parts.as_sdk(|| parts.dialog.close());
         }
         // Closing returned focus already in some engines, running page code that may have
         // shown another card: focus then stays where that card put it.
@@ -660,7 +671,7 @@ impl CardLayer {
         // web-sys binds `focus()` on HtmlElement, but the call is a plain method call: an SVG or
         // MathML element that had focus gets it back too.
         if let Some(element) = return_focus {
-            let _ = element.unchecked_into::<HtmlElement>().focus();
+            let _ = parts.as_sdk(|| element.unchecked_into::<HtmlElement>().focus());
         }
     }
 
