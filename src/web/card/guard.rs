@@ -70,7 +70,7 @@ impl Parts {
         }
         let (hidden, unfocused) = self.attention();
         let summary = &self.summary;
-        let overflows = summary.scroll_height() > summary.client_height() + 1;
+        let overflows = self.summary_overflows();
         let unread = overflows && !self.card.read_to_end.get() && !self.scrolled_to_end();
         if overflows {
             let _ = summary.set_attribute("tabindex", "0");

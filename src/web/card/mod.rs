@@ -240,7 +240,9 @@ impl Parts {
     /// exactly then).
     fn focus_ring(&self) -> Vec<&HtmlElement> {
         let mut ring: Vec<&HtmlElement> = Vec::with_capacity(5);
-        if self.summary.has_attribute("tabindex") {
+        // Read now, not from the last painted frame: a key may come before the first one.
+        if self.summary_overflows() {
+            let _ = self.summary.set_attribute("tabindex", "0");
             ring.push(&self.summary);
         }
         ring.push(&self.reason);
@@ -252,6 +254,11 @@ impl Parts {
             ring.push(&self.confirm);
         }
         ring
+    }
+
+    /// Whether the summary is taller than its box.
+    fn summary_overflows(&self) -> bool {
+        self.summary.scroll_height() > self.summary.client_height() + 1
     }
 
     /// The passkey card's line (hidden for `None`).
