@@ -123,8 +123,10 @@ function describe(value) {
  */
 async function inCard(page, kind, src, arg) {
   if (kind === "driver") {
-    // The driver evaluates `String(fn)`: hand it the source itself.
-    const fn = /** @type {any} */ ({ toString: () => src });
+    // The driver sends `fn.toString()` into the page: a function that says its source is `src`.
+    /** @type {any} */
+    const fn = function () {};
+    fn.toString = () => src;
     return /** @type {CardDriverPage} */ (page).onPart("card", fn, [arg]);
   }
   try {
