@@ -147,7 +147,7 @@ async function inCard(page, kind, src, arg) {
 async function inCardCdp(page, src, arg) {
   let cdp = sessions.get(page);
   if (!cdp) {
-    cdp = await page.context().newCDPSession(page);
+    cdp = /** @type {CdpSession} */ (await page.context().newCDPSession(/** @type {never} */ (page)));
     sessions.set(page, cdp);
   }
   const { root } = await cdp.send("DOM.getDocument", { depth: -1, pierce: true });

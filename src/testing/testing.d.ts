@@ -10,7 +10,8 @@
  */
 export interface PlaywrightChromiumPage {
   context(): {
-    newCDPSession(page: any): Promise<{ send(method: string, params?: object): Promise<any> }>;
+    /** Called with this page itself (typed `never` so that Playwright's `Page | Frame` fits). */
+    newCDPSession(page: never): Promise<{ send(method: string, params?: object): Promise<unknown> }>;
     browser(): { browserType(): { name(): string } } | null;
   };
   mouse: { click(x: number, y: number): Promise<unknown> };
@@ -25,7 +26,7 @@ export interface PlaywrightChromiumPage {
  * `undefined` when there is none; `mouse` and `keyboard` must send trusted input.
  */
 export interface CardDriverPage {
-  onPart(part: string, fn: (this: Element, ...args: any[]) => unknown, args: unknown[]): Promise<unknown>;
+  onPart(part: string, fn: (this: Element, arg: unknown) => unknown, args: [unknown]): Promise<unknown>;
   mouse: { click(x: number, y: number): Promise<unknown> };
   keyboard: { type(text: string): Promise<unknown> };
 }

@@ -192,6 +192,7 @@ chromiumTest("the tarball holds exactly the files of `files`, and its .d.ts have
   assert.deepEqual(all, [
     "LICENSE-APACHE", "LICENSE-MIT", "README.md", "coworkkit.d.ts", "coworkkit.js", "coworkkit_bg.wasm",
     "inline.d.ts", "inline.js", "otel.d.ts", "otel.js", "package.json", "react.d.ts", "react.js", "server.d.ts", "server.js",
+    "testing.d.ts", "testing.js",
   ]);
   const installed = join(app, "node_modules/coworkkit");
   const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
@@ -203,12 +204,14 @@ chromiumTest("the tarball holds exactly the files of `files`, and its .d.ts have
   // coworkkit/server: for node only (no browser condition, no default), its peer optional.
   assert.deepEqual(manifest.exports["./server"], { types: "./server.d.ts", node: "./server.js" });
   assert.equal(manifest.peerDependenciesMeta["@simplewebauthn/server"].optional, true);
+  // coworkkit/testing: for node only too (it drives the browser from the test's side).
+  assert.deepEqual(manifest.exports["./testing"], { types: "./testing.d.ts", node: "./testing.js" });
 
   // wasm-bindgen's only `any`s are the raw wasm exports listed in `interface InitOutput` (what
   // `init()` resolves to: ABI functions such as `coworkkit_invoke: (a: number, b: any) => any`,
   // never meant to be called; scripts/short-imports.mjs names the closure entry points `$0`,
   // `$1`, …). They are allowed there and nowhere else.
-  for (const file of ["coworkkit.d.ts", "react.d.ts", "inline.d.ts", "otel.d.ts", "server.d.ts"]) {
+  for (const file of ["coworkkit.d.ts", "react.d.ts", "inline.d.ts", "otel.d.ts", "server.d.ts", "testing.d.ts"]) {
     let inInitOutput = false;
     const offending = [];
     readFileSync(join(installed, file), "utf8").split("\n").forEach((line, i) => {
@@ -547,7 +550,7 @@ chromiumTest("coworkkit/server in node: importable from the tarball; says missin
   await timed("tsc (server app)", () => sh(join(serverApp, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: serverApp }));
 });
 
-chromiumTest("no browser bundle holds coworkkit/server, and a browser build cannot import it", async () => {
+chromiumTest("no browser bundle holds coworkkit/server or coworkkit/testing, and a browser build cannot import them; node imports coworkkit/testing", async () => {
   const installed = readFileSync(join(app, "node_modules/coworkkit/server.js"), "utf8");
   assert.ok(installed.includes(SERVER_MARKER), `server.js holds the marker ${SERVER_MARKER}`);
   for (const file of ["coworkkit.js", "inline.js", "react.js"]) {
@@ -566,4 +569,19 @@ chromiumTest("no browser bundle holds coworkkit/server, and a browser build cann
   writeFileSync(join(app, "wants-server.js"), 'import { verifyReceipt } from "coworkkit/server";\nconsole.log(verifyReceipt);\n');
   await assert.rejects(sh(join(app, "node_modules/.bin/esbuild"), ["wants-server.js", "--bundle", "--platform=browser", "--format=esm", "--outfile=wants-server.out.js", "--log-level=error"], { cwd: app }),
     /coworkkit\/server|"\.\/server"/);
+  // coworkkit/testing the same: in no browser bundle (its error code marks it), and a browser
+  // build that asks for it does not resolve; in node it imports.
+  const TESTING_MARKER = "unsupported_page";
+  assert.ok(readFileSync(join(app, "node_modules/coworkkit/testing.js"), "utf8").includes(TESTING_MARKER));
+  for (const dir of outputs) {
+    for (const file of filesUnder(dir).filter((f) => /\.(m?js|html)$/.test(f))) {
+      assert.ok(!readFileSync(join(dir, file), "utf8").includes(TESTING_MARKER), `${relative(app, join(dir, file))} holds coworkkit/testing`);
+    }
+  }
+  writeFileSync(join(app, "wants-testing.js"), 'import { confirmCard } from "coworkkit/testing";\nconsole.log(confirmCard);\n');
+  await assert.rejects(sh(join(app, "node_modules/.bin/esbuild"), ["wants-testing.js", "--bundle", "--platform=browser", "--format=esm", "--outfile=wants-testing.out.js", "--log-level=error"], { cwd: app }),
+    /coworkkit\/testing|"\.\/testing"/);
+  writeFileSync(join(app, "check-testing.mjs"), 'import * as t from "coworkkit/testing";\nconsole.log(JSON.stringify(Object.keys(t).sort().map((k) => [k, typeof t[k]])));\n');
+  assert.deepEqual(JSON.parse(await sh("node", ["check-testing.mjs"], { cwd: app })),
+    [["cancelCard", "function"], ["confirmCard", "function"], ["readCard", "function"]]);
 });
