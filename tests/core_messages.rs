@@ -89,7 +89,7 @@ fn a_refused_name_is_quoted_with_the_rule_its_reason_and_a_name_that_would_do() 
     let long = "x".repeat(80);
     assert_eq!(suggested_name(&long).len(), 64);
     h.engine
-        .register(ActionDef::new(&suggested_name(&long), "d"))
+        .register(ActionDef::new(suggested_name(&long), "d"))
         .unwrap();
 }
 

@@ -269,9 +269,9 @@ impl<R: Clone> Engine<R> {
         }
         if !valid_name(&def.name) {
             return Err(Error::InvalidSpec(format!(
-                "the action name {:?} is not allowed: a name is the tool name the model calls, \
-                 and model APIs accept only 1–64 characters matching ^[A-Za-z][A-Za-z0-9_-]*$. \
-                 Rename it, e.g. {:?}",
+                "the action name \"{}\" is not allowed: a name is the tool name the model \
+                 calls, and model APIs accept only 1–64 characters matching \
+                 ^[A-Za-z][A-Za-z0-9_-]*$. Rename it, e.g. \"{}\"",
                 def.name,
                 suggested_name(&def.name)
             )));
