@@ -18,7 +18,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -230,6 +230,29 @@ chromiumTest("tsc --noEmit --strict passes on a usage file; a wrong control leve
   assert.ok((usage.match(/@ts-expect-error "medium"/g) ?? []).length >= 5, "the usage file checks wrong levels");
   // An unused @ts-expect-error is itself an error, so a passing run proves each one fired.
   await timed("tsc", () => sh(join(app, "node_modules/.bin/tsc"), ["--noEmit", "--strict", "-p", "tsconfig.json"], { cwd: app }));
+});
+
+chromiumTest("the README's npm quickstarts, as written, type-check under strict and exactOptionalPropertyTypes and bundle", async () => {
+  const dir = join(app, "quickstart");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "App.tsx"), readmeBlock("tsx", "readme-quickstart-react"));
+  writeFileSync(join(dir, "main.js"), readmeBlock("js", "readme-quickstart-esm"));
+  writeFileSync(join(dir, "entry.tsx"), 'import { createRoot } from "react-dom/client";\nimport App from "./App";\ncreateRoot(document.body).render(<App />);\n');
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
+    compilerOptions: {
+      target: "ES2022", module: "ESNext", moduleResolution: "bundler", lib: ["ES2022", "DOM"], types: [],
+      jsx: "react-jsx", strict: true, exactOptionalPropertyTypes: true, allowJs: true, checkJs: true,
+      noEmit: true, skipLibCheck: false,
+    },
+    files: ["App.tsx", "main.js", "entry.tsx"],
+  }));
+  await timed("tsc (quickstarts)", () => sh(join(app, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: dir }));
+  for (const entry of ["entry.tsx", "main.js"]) {
+    await sh(join(app, "node_modules/.bin/esbuild"), [entry, "--bundle", "--format=esm", "--jsx=automatic", "--loader:.wasm=file",
+      `--outdir=dist-${entry.split(".")[0]}`, "--log-level=warning"], { cwd: dir, env: { NODE_ENV: "production" } });
+    const out = readFileSync(join(dir, `dist-${entry.split(".")[0]}`, entry.replace(/\.tsx$/, ".js")), "utf8");
+    assert.ok(out.includes("deleteProject"), `${entry}'s bundle holds the app`);
+  }
 });
 
 chromiumTest("vite build emits the wasm as an asset with no plugin and no config", () => {
