@@ -196,6 +196,13 @@ chromiumTest("the tarball holds exactly the files of `files`, and its .d.ts have
   ]);
   const installed = join(app, "node_modules/coworkkit");
   const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
+  // The shipped README links only to anchors and absolute URLs: on the npm page nothing else
+  // resolves. Its repository links go where package.json's repository points.
+  const shippedReadme = readFileSync(join(installed, "README.md"), "utf8").replace(/^\s*```[\s\S]*?^\s*```/gm, "");
+  const targets = [...shippedReadme.matchAll(/\]\(([^)\s]+)\)/g)].map(([, t]) => t);
+  assert.deepEqual(targets.filter((t) => !/^(#|https:|mailto:)/.test(t)), [], "no relative link in the shipped README");
+  const repository = manifest.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+  assert.ok(targets.includes(`${repository}/blob/HEAD/SECURITY.md`), `SECURITY.md linked at ${repository}`);
   assert.deepEqual(Object.keys(manifest.exports["./react"]), ["types", "import", "default"]);
   assert.deepEqual(Object.keys(manifest.exports["./inline"]), ["types", "import", "default"]);
   assert.deepEqual(Object.keys(manifest.exports["./otel"]), ["types", "import", "default"]);
