@@ -25,7 +25,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startServer } from "../../scripts/serve.mjs";
 import { launchBrowser } from "./drivers/index.mjs";
-import { ENGINE, openFixture, clickPart, waitCard, waitFor, click, sleep, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
+import { ENGINE, openFixture, clickPart, waitCard, waitFor, click, sleep, TEST_TIMEOUT, waitArmed, confirmCard } from "./harness.mjs";
 
 // What this file checks is the package and the bundlers, not an engine: the SDK's behaviour in
 // each engine is the other suites' job, so the apps are built and driven in Chromium only
@@ -259,6 +259,52 @@ chromiumTest("the README's npm quickstarts, as written, type-check under strict 
       `--outdir=dist-${entry.split(".")[0]}`, "--log-level=warning"], { cwd: dir, env: { NODE_ENV: "production" } });
     const out = readFileSync(join(dir, `dist-${entry.split(".")[0]}`, entry.replace(/\.tsx$/, ".js")), "utf8");
     assert.ok(out.includes("deleteProject"), `${entry}'s bundle holds the app`);
+  }
+});
+
+chromiumTest("the README's on-demand app (Vite + React.lazy): its first load holds no coworkkit, and after the assistant opens the card works", async () => {
+  const dir = join(app, "lazy");
+  cpSync(join(FIXTURES, "lazy-app"), dir, { recursive: true });
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(join(dir, "src/main.jsx"), readmeBlock("jsx", "readme-lazy-main"));
+  writeFileSync(join(dir, "src/Assistant.jsx"), readmeBlock("jsx", "readme-lazy-assistant"));
+  // Built under the app's dist/ (the server's "/"), at /lazy/.
+  const out = join(app, "dist", "lazy");
+  await timed("vite build (lazy)", () => sh(join(app, "node_modules/.bin/vite"), ["build", "--logLevel", "warn", "--base", "/lazy/",
+    "--outDir", out, "--emptyOutDir"], { cwd: dir, env: { NODE_ENV: "production" } }));
+  // What the first load fetches: index.html's script and the modules it preloads.
+  const html = readFileSync(join(out, "index.html"), "utf8");
+  const first = [...html.matchAll(/(?:src|href)="\/lazy\/(assets\/[^"]+\.js)"/g)].map(([, f]) => f);
+  assert.ok(first.length >= 1, html);
+  const MARKERS = ["coworkkit_bg", "data-coworkkit", "CoworkkitProvider", "needs_user_activation"];
+  for (const file of first) {
+    const text = readFileSync(join(out, file), "utf8");
+    for (const marker of MARKERS) assert.ok(!text.includes(marker), `${file} (first load) holds ${marker}`);
+  }
+  const all = readdirSync(join(out, "assets")).filter((f) => f.endsWith(".js"));
+  const later = all.filter((f) => !first.includes(`assets/${f}`)).map((f) => readFileSync(join(out, "assets", f), "utf8")).join("");
+  assert.ok(later.includes("coworkkit_bg") && later.includes("needs_user_activation"), "the assistant's chunks hold coworkkit");
+
+  const p = await browser.newPage({});
+  const requests = [];
+  p.page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+  try {
+    await p.goto(`${server.url}lazy/`);
+    await waitFor(p, () => document.querySelector("#open") !== null, undefined, 10000);
+    await sleep(300);
+    const before = requests.splice(0);
+    assert.deepEqual(before.filter((r) => /\.wasm$/.test(r)), [], "no wasm before the assistant opens");
+    assert.deepEqual(before.filter((r) => r.endsWith(".js")).map((r) => r.replace("/lazy/", "")).sort(), [...first].sort(), "only the first chunk's modules");
+    await click(p, "#open");
+    await waitFor(p, () => document.querySelector("#ask")?.disabled === false, undefined, 10000);
+    assert.ok(requests.some((r) => /coworkkit_bg.*\.wasm$/.test(r)), `the wasm came with the assistant: ${requests}`);
+    await click(p, "#ask");
+    const shown = await confirmCard(p);
+    assert.equal(shown.summary, "Delete p1?");
+    await waitFor(p, () => document.querySelector("#done")?.textContent === "deleted p1");
+    assert.deepEqual(p.problems, []);
+  } finally {
+    await p.close();
   }
 });
 
