@@ -158,7 +158,10 @@ impl Error {
             }
             Error::NotAdmin => "this approver's role may not confirm this action",
             Error::NeedsUserActivation => {
-                "only a person can do this: call it during a user gesture (a click or key press)"
+                "only a person can do this: call it in the handler of a person's click or key \
+                 press (e.g. your own button's onClick), not from a timer, a later promise or \
+                 page load. In automated tests, Playwright's and puppeteer's page.evaluate \
+                 counts as a gesture, a page script does not"
             }
             Error::Disposed => "this coworkkit instance was disposed",
             Error::HandModeOff => {
@@ -179,6 +182,24 @@ impl Error {
         };
         text.into()
     }
+}
+
+impl Error {
+    /// The message of the `Error` thrown to JavaScript: `coworkkit: <message> (code: <code>)`,
+    /// so that a stack trace or a log line alone says where it came from and which code it is.
+    pub fn thrown_message(&self) -> String {
+        format!("coworkkit: {} (code: {})", self.message(), self.code())
+    }
+}
+
+/// The console warning for an action declared with a `confirmationSummary` but gated `control`
+/// (not `"hard"`): no card shows it.
+pub fn summary_unseen(action: &str, control: &str) -> String {
+    format!(
+        "coworkkit: action \"{action}\" has a confirmationSummary, but it is gated \"{control}\", \
+         and the summary is shown only on a hard action's card. Declare control: \"hard\" to \
+         show it, or drop confirmationSummary."
+    )
 }
 
 impl fmt::Display for Error {

@@ -52,11 +52,11 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// Every error the SDK throws to JavaScript: an `Error` with the human message and a stable
-/// `code` property (SPEC §2).
+/// Every error the SDK throws to JavaScript: an `Error` with a stable `code` property (SPEC §2)
+/// and the message `coworkkit: <message> (code: <code>)` ([`Error::thrown_message`]).
 impl From<Error> for JsValue {
     fn from(error: Error) -> JsValue {
-        let thrown = js_sys::Error::new(&error.message());
+        let thrown = js_sys::Error::new(&error.thrown_message());
         convert::set(&thrown, "code", error.code());
         thrown.into()
     }

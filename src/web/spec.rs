@@ -267,9 +267,13 @@ pub(crate) fn read_spec(spec: &JsValue) -> Result<(ActionDef, JsAction), Error> 
         ));
     }
     let name_js = get(spec, "name");
-    let name = name_js
-        .as_string()
-        .ok_or_else(|| Error::InvalidSpec("name must be a string".into()))?;
+    let name = name_js.as_string().ok_or_else(|| {
+        Error::InvalidSpec(format!(
+            "the action spec's name must be a string such as \"deleteProject\" (the tool name \
+             the model calls); got {}",
+            name_js.js_typeof().as_string().unwrap_or_default()
+        ))
+    })?;
     let description = get(spec, "description")
         .as_string()
         .ok_or_else(|| spec_error(&name, "description must be a non-empty string"))?;

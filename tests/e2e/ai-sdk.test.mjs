@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { validateUIMessages } from "ai";
-import { launch, openFixture, waitCard, clickPart, sleep, waitArmed } from "./harness.mjs";
+import { launch, openFixture, waitCard, clickPart, sleep, waitArmed, confirmCard } from "./harness.mjs";
 
 let env, p;
 before(async () => {
@@ -42,8 +42,7 @@ test("an AI SDK tool call is answered with what addToolOutput takes, at every ga
     return out;
   });
   await waitCard(p, (s) => s.open);
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   r.hard = await p.evaluate(async () => {
     for (let i = 0; i < 100 && !window.hard; i++) await new Promise((f) => setTimeout(f, 20));
     window.ck.dispose();

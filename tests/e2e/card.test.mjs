@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep, collectGarbage, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, cardState, waitCard, sleep, collectGarbage, TEST_TIMEOUT, waitArmed, confirmCard } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -74,8 +74,7 @@ test("the package loads, and a trusted click on Confirm is seen by the Rust card
   assert.equal(state.title, "Delete project");
   assert.equal(state.summary, "Delete p1?");
   assert.equal(state.focused, "cancel", "initial focus is on Cancel");
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   const o = await waitOutcome(p, key);
   assert.equal(o.gate, "confirmed");
   assert.equal(o.ok, true);
@@ -124,8 +123,7 @@ test("a trusted click inside the arm delay does nothing; one after it confirms",
   await sleep(100);
   assert.equal(await runs(p, "dropTable"), 0);
   assert.equal(await outcome(p, key), null);
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   assert.equal((await waitOutcome(p, key)).gate, "confirmed");
   assert.equal(await runs(p, "dropTable"), 1);
 });
@@ -230,8 +228,7 @@ test("two proposals queue: the card shows 1 of 2, and the second follows the fir
   assert.equal((await waitOutcome(p, a)).gate, "cancelled");
   s = await waitCard(p, (s) => s.open && s.title === "Delete b");
   assert.ok(!s.position, "no position when only one waits");
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   assert.equal((await waitOutcome(p, b)).gate, "confirmed");
   assert.deepEqual(await p.evaluate(() => window.ck.pending()), []);
 });
@@ -251,8 +248,7 @@ test("mutating the caller's args after invoke changes nothing", { timeout: TEST_
   });
   const s = await waitCard(p, (s) => s.open);
   assert.equal(s.summary, "Delete a, b?");
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   const o = await waitOutcome(p, key);
   assert.deepEqual(o.result.args, { ids: ["a", "b"], meta: { by: "agent" } });
   const frozen = await p.evaluate((key) => Object.isFrozen(window.outcomes[key].result.args.ids), key);
@@ -316,8 +312,7 @@ test("the summary text appears in no record, outcome or event", { timeout: TEST_
   await p.evaluate((SECRET) => window.hard("destroyVault", { confirmationSummary: () => `${SECRET}: destroy the vault?` }), SECRET);
   const k1 = await p.evaluate(() => window.call("destroyVault", { v: 1 }));
   await waitCard(p, (s) => s.open && s.summary.includes(SECRET));
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   await waitOutcome(p, k1);
   const k2 = await p.evaluate(() => window.call("destroyVault", { v: 2 }));
   await waitCard(p, (s) => s.open);
@@ -378,8 +373,7 @@ test("an instance the page no longer holds keeps its card and its call until the
   await collectGarbage(p);
   await sleep(150);
   assert.equal((await cardState(p)).open, true, "the card is still there");
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   await waitCard(p, (s) => !s.open);
   const late = await p.evaluate(async () => {
     for (let i = 0; i < 100 && !window.late; i++) await new Promise((r) => setTimeout(r, 20));

@@ -6,7 +6,7 @@
 // revoke (also the Watch panel's Revoke) and dispose.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, onPart, clickPart, click, cardState, waitCard, waitFor, sleep, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, click, cardState, waitCard, waitFor, sleep, TEST_TIMEOUT, waitArmed, confirmCard } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -279,8 +279,7 @@ test("Cancel all N: one trusted click cancels every waiting card, one record eac
   const a = await p.evaluate(() => window.call({ name: "wipeDrive", args: { n: 1 } }));
   const b = await p.evaluate(() => window.call({ name: "dropTable", args: { n: 2 } }));
   await waitCard(p, (s) => s.open && s.position === "1 of 2");
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   assert.equal((await waitOutcome(p, a)).gate, "confirmed");
   const confirmed = (await records(p)).filter((r) => r.gate === "confirmed");
   assert.deepEqual(confirmed.map((r) => [r.action, r.assurance]), [["wipeDrive", "input"]], "a trusted click on Confirm: input");

@@ -18,14 +18,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startServer } from "../../scripts/serve.mjs";
 import { launchBrowser } from "./drivers/index.mjs";
-import { ENGINE, openFixture, clickPart, waitCard, waitFor, click, sleep, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
+import { ENGINE, openFixture, clickPart, waitCard, waitFor, click, sleep, TEST_TIMEOUT, waitArmed, confirmCard } from "./harness.mjs";
 
 // What this file checks is the package and the bundlers, not an engine: the SDK's behaviour in
 // each engine is the other suites' job, so the apps are built and driven in Chromium only
@@ -192,9 +192,17 @@ chromiumTest("the tarball holds exactly the files of `files`, and its .d.ts have
   assert.deepEqual(all, [
     "LICENSE-APACHE", "LICENSE-MIT", "README.md", "coworkkit.d.ts", "coworkkit.js", "coworkkit_bg.wasm",
     "inline.d.ts", "inline.js", "otel.d.ts", "otel.js", "package.json", "react.d.ts", "react.js", "server.d.ts", "server.js",
+    "testing.d.ts", "testing.js",
   ]);
   const installed = join(app, "node_modules/coworkkit");
   const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
+  // The shipped README links only to anchors and absolute URLs: on the npm page nothing else
+  // resolves. Its repository links go where package.json's repository points.
+  const shippedReadme = readFileSync(join(installed, "README.md"), "utf8").replace(/^\s*```[\s\S]*?^\s*```/gm, "");
+  const targets = [...shippedReadme.matchAll(/\]\(([^)\s]+)\)/g)].map(([, t]) => t);
+  assert.deepEqual(targets.filter((t) => !/^(#|https:|mailto:)/.test(t)), [], "no relative link in the shipped README");
+  const repository = manifest.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+  assert.ok(targets.includes(`${repository}/blob/HEAD/SECURITY.md`), `SECURITY.md linked at ${repository}`);
   assert.deepEqual(Object.keys(manifest.exports["./react"]), ["types", "import", "default"]);
   assert.deepEqual(Object.keys(manifest.exports["./inline"]), ["types", "import", "default"]);
   assert.deepEqual(Object.keys(manifest.exports["./otel"]), ["types", "import", "default"]);
@@ -203,12 +211,14 @@ chromiumTest("the tarball holds exactly the files of `files`, and its .d.ts have
   // coworkkit/server: for node only (no browser condition, no default), its peer optional.
   assert.deepEqual(manifest.exports["./server"], { types: "./server.d.ts", node: "./server.js" });
   assert.equal(manifest.peerDependenciesMeta["@simplewebauthn/server"].optional, true);
+  // coworkkit/testing: for node only too (it drives the browser from the test's side).
+  assert.deepEqual(manifest.exports["./testing"], { types: "./testing.d.ts", node: "./testing.js" });
 
   // wasm-bindgen's only `any`s are the raw wasm exports listed in `interface InitOutput` (what
   // `init()` resolves to: ABI functions such as `coworkkit_invoke: (a: number, b: any) => any`,
   // never meant to be called; scripts/short-imports.mjs names the closure entry points `$0`,
   // `$1`, …). They are allowed there and nowhere else.
-  for (const file of ["coworkkit.d.ts", "react.d.ts", "inline.d.ts", "otel.d.ts", "server.d.ts"]) {
+  for (const file of ["coworkkit.d.ts", "react.d.ts", "inline.d.ts", "otel.d.ts", "server.d.ts", "testing.d.ts"]) {
     let inInitOutput = false;
     const offending = [];
     readFileSync(join(installed, file), "utf8").split("\n").forEach((line, i) => {
@@ -227,6 +237,75 @@ chromiumTest("tsc --noEmit --strict passes on a usage file; a wrong control leve
   assert.ok((usage.match(/@ts-expect-error "medium"/g) ?? []).length >= 5, "the usage file checks wrong levels");
   // An unused @ts-expect-error is itself an error, so a passing run proves each one fired.
   await timed("tsc", () => sh(join(app, "node_modules/.bin/tsc"), ["--noEmit", "--strict", "-p", "tsconfig.json"], { cwd: app }));
+});
+
+chromiumTest("the README's npm quickstarts, as written, type-check under strict and exactOptionalPropertyTypes and bundle", async () => {
+  const dir = join(app, "quickstart");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "App.tsx"), readmeBlock("tsx", "readme-quickstart-react"));
+  writeFileSync(join(dir, "main.js"), readmeBlock("js", "readme-quickstart-esm"));
+  writeFileSync(join(dir, "entry.tsx"), 'import { createRoot } from "react-dom/client";\nimport App from "./App";\ncreateRoot(document.body).render(<App />);\n');
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
+    compilerOptions: {
+      target: "ES2022", module: "ESNext", moduleResolution: "bundler", lib: ["ES2022", "DOM"], types: [],
+      jsx: "react-jsx", strict: true, exactOptionalPropertyTypes: true, allowJs: true, checkJs: true,
+      noEmit: true, skipLibCheck: false,
+    },
+    files: ["App.tsx", "main.js", "entry.tsx"],
+  }));
+  await timed("tsc (quickstarts)", () => sh(join(app, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: dir }));
+  for (const entry of ["entry.tsx", "main.js"]) {
+    await sh(join(app, "node_modules/.bin/esbuild"), [entry, "--bundle", "--format=esm", "--jsx=automatic", "--loader:.wasm=file",
+      `--outdir=dist-${entry.split(".")[0]}`, "--log-level=warning"], { cwd: dir, env: { NODE_ENV: "production" } });
+    const out = readFileSync(join(dir, `dist-${entry.split(".")[0]}`, entry.replace(/\.tsx$/, ".js")), "utf8");
+    assert.ok(out.includes("deleteProject"), `${entry}'s bundle holds the app`);
+  }
+});
+
+chromiumTest("the README's on-demand app (Vite + React.lazy): its first load holds no coworkkit, and after the assistant opens the card works", async () => {
+  const dir = join(app, "lazy");
+  cpSync(join(FIXTURES, "lazy-app"), dir, { recursive: true });
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(join(dir, "src/main.jsx"), readmeBlock("jsx", "readme-lazy-main"));
+  writeFileSync(join(dir, "src/Assistant.jsx"), readmeBlock("jsx", "readme-lazy-assistant"));
+  // Built under the app's dist/ (the server's "/"), at /lazy/.
+  const out = join(app, "dist", "lazy");
+  await timed("vite build (lazy)", () => sh(join(app, "node_modules/.bin/vite"), ["build", "--logLevel", "warn", "--base", "/lazy/",
+    "--outDir", out, "--emptyOutDir"], { cwd: dir, env: { NODE_ENV: "production" } }));
+  // What the first load fetches: index.html's script and the modules it preloads.
+  const html = readFileSync(join(out, "index.html"), "utf8");
+  const first = [...html.matchAll(/(?:src|href)="\/lazy\/(assets\/[^"]+\.js)"/g)].map(([, f]) => f);
+  assert.ok(first.length >= 1, html);
+  const MARKERS = ["coworkkit_bg", "data-coworkkit", "CoworkkitProvider", "needs_user_activation"];
+  for (const file of first) {
+    const text = readFileSync(join(out, file), "utf8");
+    for (const marker of MARKERS) assert.ok(!text.includes(marker), `${file} (first load) holds ${marker}`);
+  }
+  const all = readdirSync(join(out, "assets")).filter((f) => f.endsWith(".js"));
+  const later = all.filter((f) => !first.includes(`assets/${f}`)).map((f) => readFileSync(join(out, "assets", f), "utf8")).join("");
+  assert.ok(later.includes("coworkkit_bg") && later.includes("needs_user_activation"), "the assistant's chunks hold coworkkit");
+
+  const p = await browser.newPage({});
+  const requests = [];
+  p.page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+  try {
+    await p.goto(`${server.url}lazy/`);
+    await waitFor(p, () => document.querySelector("#open") !== null, undefined, 10000);
+    await sleep(300);
+    const before = requests.splice(0);
+    assert.deepEqual(before.filter((r) => /\.wasm$/.test(r)), [], "no wasm before the assistant opens");
+    assert.deepEqual(before.filter((r) => r.endsWith(".js")).map((r) => r.replace("/lazy/", "")).sort(), [...first].sort(), "only the first chunk's modules");
+    await click(p, "#open");
+    await waitFor(p, () => document.querySelector("#ask")?.disabled === false, undefined, 10000);
+    assert.ok(requests.some((r) => /coworkkit_bg.*\.wasm$/.test(r)), `the wasm came with the assistant: ${requests}`);
+    await click(p, "#ask");
+    const shown = await confirmCard(p);
+    assert.equal(shown.summary, "Delete p1?");
+    await waitFor(p, () => document.querySelector("#done")?.textContent === "deleted p1");
+    assert.deepEqual(p.problems, []);
+  } finally {
+    await p.close();
+  }
 });
 
 chromiumTest("vite build emits the wasm as an asset with no plugin and no config", () => {
@@ -547,7 +626,7 @@ chromiumTest("coworkkit/server in node: importable from the tarball; says missin
   await timed("tsc (server app)", () => sh(join(serverApp, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: serverApp }));
 });
 
-chromiumTest("no browser bundle holds coworkkit/server, and a browser build cannot import it", async () => {
+chromiumTest("no browser bundle holds coworkkit/server or coworkkit/testing, and a browser build cannot import them; node imports coworkkit/testing", async () => {
   const installed = readFileSync(join(app, "node_modules/coworkkit/server.js"), "utf8");
   assert.ok(installed.includes(SERVER_MARKER), `server.js holds the marker ${SERVER_MARKER}`);
   for (const file of ["coworkkit.js", "inline.js", "react.js"]) {
@@ -566,4 +645,19 @@ chromiumTest("no browser bundle holds coworkkit/server, and a browser build cann
   writeFileSync(join(app, "wants-server.js"), 'import { verifyReceipt } from "coworkkit/server";\nconsole.log(verifyReceipt);\n');
   await assert.rejects(sh(join(app, "node_modules/.bin/esbuild"), ["wants-server.js", "--bundle", "--platform=browser", "--format=esm", "--outfile=wants-server.out.js", "--log-level=error"], { cwd: app }),
     /coworkkit\/server|"\.\/server"/);
+  // coworkkit/testing the same: in no browser bundle (its error code marks it), and a browser
+  // build that asks for it does not resolve; in node it imports.
+  const TESTING_MARKER = "unsupported_page";
+  assert.ok(readFileSync(join(app, "node_modules/coworkkit/testing.js"), "utf8").includes(TESTING_MARKER));
+  for (const dir of outputs) {
+    for (const file of filesUnder(dir).filter((f) => /\.(m?js|html)$/.test(f))) {
+      assert.ok(!readFileSync(join(dir, file), "utf8").includes(TESTING_MARKER), `${relative(app, join(dir, file))} holds coworkkit/testing`);
+    }
+  }
+  writeFileSync(join(app, "wants-testing.js"), 'import { confirmCard } from "coworkkit/testing";\nconsole.log(confirmCard);\n');
+  await assert.rejects(sh(join(app, "node_modules/.bin/esbuild"), ["wants-testing.js", "--bundle", "--platform=browser", "--format=esm", "--outfile=wants-testing.out.js", "--log-level=error"], { cwd: app }),
+    /coworkkit\/testing|"\.\/testing"/);
+  writeFileSync(join(app, "check-testing.mjs"), 'import * as t from "coworkkit/testing";\nconsole.log(JSON.stringify(Object.keys(t).sort().map((k) => [k, typeof t[k]])));\n');
+  assert.deepEqual(JSON.parse(await sh("node", ["check-testing.mjs"], { cwd: app })),
+    [["cancelCard", "function"], ["confirmCard", "function"], ["readCard", "function"]]);
 });

@@ -3,7 +3,7 @@
 // or on an unavailable element, and fill/select reach a React-controlled form.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openFixture, onPart, clickPart, partCenter, waitCard, waitArmed, waitFor, click, sleep, TEST_TIMEOUT } from "./harness.mjs";
+import { launch, openFixture, onPart, clickPart, partCenter, waitCard, waitArmed, waitFor, click, sleep, TEST_TIMEOUT, confirmCard } from "./harness.mjs";
 
 let env;
 before(async () => { env = await launch(); });
@@ -215,8 +215,7 @@ test("a hard element action needs Hand mode and then Confirm on the card", { tim
   await waitCard(p, (s) => s.open);
   await sleep(50);
   assert.equal(await p.evaluate(() => window.clicks), 0, "armed is not enough: the card waits");
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   const o = await waitOutcome(p, key);
   assert.equal(o.gate, "confirmed");
   assert.equal(o.ok, true);
@@ -226,8 +225,7 @@ test("a hard element action needs Hand mode and then Confirm on the card", { tim
   const key2 = await p.evaluate(() => window.call("pressOutside"));
   await waitCard(p, (s) => s.open);
   await p.evaluate(() => window.ck.disarmHandMode());
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   const o2 = await waitOutcome(p, key2);
   assert.equal(o2.gate, "needs_hand_mode");
   assert.equal(await p.evaluate(() => window.clicks), 1);
@@ -426,8 +424,7 @@ test("availability is checked again right before the operation: the run fails wi
   const key = await p.evaluate(() => window.call("pressOutside"));
   await waitCard(p, (s) => s.open);
   await p.evaluate(() => { document.querySelector("#outside").disabled = true; });
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   const o = await waitOutcome(p, key);
   assert.equal(o.gate, "confirmed");
   assert.equal(o.ok, false);

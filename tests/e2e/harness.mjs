@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { startServer } from "../../scripts/serve.mjs";
 import { ENGINE, launchBrowser, running } from "./drivers/index.mjs";
 import { installWatchdog } from "./watchdog.mjs";
+import { readCard, confirmCard as testingConfirm, cancelCard as testingCancel } from "../../pkg/testing.js";
 
 export { ENGINE };
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
@@ -139,28 +140,47 @@ export async function click(page, selector) {
   await page.mouse.click(at.x, at.y);
 }
 
-/** What the card shows, read from inside its closed shadow root (one call into the page). */
+/**
+ * The page that coworkkit/testing (pkg/testing.js) is handed for a driver page: in Chromium
+ * Playwright's own Page, so that its DevTools-protocol path (the one an app's team uses) runs in
+ * every test; in Firefox and WebKit the driver page itself (its `onPart`, `mouse`, `keyboard`).
+ */
+export function testingPage(page) {
+  return page.engine === "chromium" ? page.page : page;
+}
+
+/**
+ * What the card shows (coworkkit/testing's `readCard`, one call into the page while it is
+ * open), with `present` (the SDK's card is in the DOM) and `open`; `confirmDisabled`: Confirm's
+ * `disabled`.
+ */
 export async function cardState(page) {
-  const state = await onPart(page, "card", function () {
-    const root = this.getRootNode();
-    const part = (name) => root.querySelector(`[part~="${name}"]`);
-    const text = (name) => part(name)?.textContent;
-    const a = root.activeElement;
-    return {
-      present: true,
-      open: this.open && this.matches(":modal"),
-      title: text("title"),
-      summary: text("summary"),
-      countdown: text("countdown"),
-      position: text("position"),
-      confirmDisabled: part("confirm")?.disabled,
-      // Confirm would count an input now (SPEC §4.2: armed from a painted frame, re-armed on
-      // every change).
-      armed: part("confirm")?.getAttribute("data-armed") === "true",
-      focused: a ? a.getAttribute("part") : null,
-    };
-  });
-  return state ?? { present: false, open: false };
+  const card = await readCard(testingPage(page));
+  if (card) {
+    const confirm = card.buttons.find((b) => b.part === "confirm");
+    return { present: true, open: true, ...card, confirmDisabled: confirm ? confirm.disabled : undefined };
+  }
+  const present = (await onPart(page, "card", function () { return true; })) === true;
+  return { present, open: false };
+}
+
+/**
+ * Confirms the open card as a person does (coworkkit/testing's `confirmCard`: waits until
+ * Confirm is armed, then a trusted click apart from the last one).
+ */
+export async function confirmCard(page, options) {
+  await apartFromTheLastClick(page);
+  const shown = await testingConfirm(testingPage(page), options);
+  lastClicks.set(page, Date.now());
+  return shown;
+}
+
+/** Cancels the open card as a person does (coworkkit/testing's `cancelCard`, `{ reason? }`). */
+export async function cancelCard(page, options) {
+  await apartFromTheLastClick(page);
+  const shown = await testingCancel(testingPage(page), options);
+  lastClicks.set(page, Date.now());
+  return shown;
 }
 
 /** Waits until the open card's Confirm is armed, as a person waits until it looks ready. */

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, openFixture, waitCard, clickPart, sleep, TEST_TIMEOUT, waitArmed } from "./harness.mjs";
+import { launch, openFixture, waitCard, clickPart, sleep, TEST_TIMEOUT, waitArmed, confirmCard } from "./harness.mjs";
 
 let env, p;
 before(async () => {
@@ -326,8 +326,7 @@ test("Anthropic: a hard tool_use waits for a real click on the card", { timeout:
   await waitCard(p, (s) => s.open && s.summary === "Delete p1?");
   await sleep(100);
   assert.equal(await p.evaluate(() => window.settled), null, "nothing resolves before the person decides");
-  await waitArmed(p);
-  await clickPart(p, "confirm");
+  await confirmCard(p);
   const r = await p.evaluate(async () => {
     const result = await window.pendingResult;
     const again = await window.last.ck.handleToolCall({ type: "tool_use", id: "toolu_h", name: "deleteProject", input: { projectId: "p1" } });

@@ -268,9 +268,13 @@ impl<R: Clone> Engine<R> {
             return Err(Error::Disposed);
         }
         if !valid_name(&def.name) {
-            return Err(Error::InvalidSpec(
-                "name must be 1–64 characters matching ^[A-Za-z][A-Za-z0-9_-]*$".into(),
-            ));
+            return Err(Error::InvalidSpec(format!(
+                "the action name \"{}\" is not allowed: a name is the tool name the model \
+                 calls, and model APIs accept only 1–64 characters matching \
+                 ^[A-Za-z][A-Za-z0-9_-]*$. Rename it, e.g. \"{}\"",
+                def.name,
+                suggested_name(&def.name)
+            )));
         }
         if def.description.trim().is_empty() {
             return Err(Error::InvalidSpec("description must not be empty".into()));
@@ -760,6 +764,26 @@ impl<R: Clone> Engine<R> {
 }
 
 /// SPEC §2: 1–64 chars, `^[A-Za-z][A-Za-z0-9_-]*$`.
+/// A valid name close to `name`, for the error that refuses it: each character outside
+/// `[A-Za-z0-9_-]` becomes `_`, a leading non-letter gets an `a` before it, at most 64 long.
+pub fn suggested_name(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        out.insert(0, 'a');
+    }
+    out.truncate(64);
+    out
+}
+
 fn valid_name(name: &str) -> bool {
     let bytes = name.as_bytes();
     (1..=64).contains(&bytes.len())

@@ -45,8 +45,9 @@ use super::standard::{self, Check};
 use super::time::now;
 use super::watch::WatchPanels;
 use super::webmcp::{Execute, ModelContexts, Tool};
+use crate::core::control::Control;
 use crate::core::engine::{ActionId, CancelReason, Engine, Entropy, InvokeRequest};
-use crate::core::error::Error;
+use crate::core::error::{summary_unseen, Error};
 use crate::core::ids::random_id;
 use crate::core::record::{Approver, Gate, Outcome};
 use crate::core::value::Value;
@@ -143,6 +144,8 @@ pub(crate) struct Instance {
     prompt: RefCell<Option<OpenPrompt>>,
     /// `defineAction` has warned that a `verify: "passkey"` action has no `passkey` option.
     warned_no_passkey: Cell<bool>,
+    /// The actions warned about a `confirmationSummary` no card shows.
+    warned_summary: RefCell<Vec<String>>,
     /// The timer for the engine's next deadline, with that deadline.
     tick: RefCell<Option<(f64, Timeout)>>,
     hand: HandMode,
@@ -214,6 +217,7 @@ impl Instance {
                 acting: Rc::new(Cell::new(false)),
                 prompt: RefCell::new(None),
                 warned_no_passkey: Cell::new(false),
+                warned_summary: RefCell::new(Vec::new()),
                 tick: RefCell::new(None),
                 hand: HandMode::new(on_hand_input),
                 watch: WatchPanels::new(on_revoke.into_js_value().unchecked_into()),
@@ -263,8 +267,12 @@ impl Instance {
         let (def, action) = read_spec(spec)?;
         let name = def.name.clone();
         let verified = def.verify.is_some();
+        let summarised = action.summary.is_some();
         let id = self.engine_mut().register(def)?;
         self.registry.insert(id, action);
+        if summarised {
+            self.warn_unseen_summary(&name);
+        }
         if verified && self.options.passkey.is_none() && !self.warned_no_passkey.replace(true) {
             let message = format!(
                 "coworkkit: action \"{name}\" has verify: \"passkey\", but this instance has no \
@@ -277,6 +285,20 @@ impl Instance {
         self.model_contexts
             .action_defined(id, &name, &|id| self.webmcp_tool(id));
         Ok((name, self.disposer(Handle::Action(id))))
+    }
+
+    /// Warns once per action name and instance when an action with a `confirmationSummary` is
+    /// not gated hard: only a hard action's card shows the summary.
+    fn warn_unseen_summary(&self, name: &str) {
+        let control = match self.engine().action(name) {
+            Some((_, _, control, _)) if control != Control::Hard => control,
+            _ => return,
+        };
+        if self.warned_summary.borrow().iter().any(|n| n == name) {
+            return;
+        }
+        self.warned_summary.borrow_mut().push(name.to_owned());
+        web_sys::console::warn_1(&summary_unseen(name, control.as_str()).into());
     }
 
     fn undefine(&self, id: ActionId) {
