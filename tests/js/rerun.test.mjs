@@ -64,7 +64,9 @@ printf 'STEP_FAILED=%s\\n' "\${STEP_FAILED[@]}"; printf 'REPORT=%s\\n' "\${REPOR
 `;
     // node:test tells the processes it starts that they report to it (NODE_TEST_CONTEXT); the
     // runs below are runs of their own, as in scripts/test.
-    const { NODE_TEST_CONTEXT, ...outside } = process.env;
+    // Nor do they inherit the seeds of a scripts/test run this file may be part of: the seed
+    // under test is the one given here, or the one a stand-in file picks itself.
+    const { NODE_TEST_CONTEXT, HOSTILE_SEED, HOSTILE_SCALE, PROPTEST_RNG_SEED, ...outside } = process.env;
     const r = await run("bash", ["-c", script], {
       cwd: ROOT,
       // The seed scripts/test exports (or none: then file "a" picks one and prints it).
