@@ -10,7 +10,6 @@ use web_sys::{DomRect, Element, Event, KeyboardEvent, MouseEvent};
 
 use super::{Decision, Input, Parts};
 use crate::core::arming::{Geometry, Hold, Key, Verdict};
-use crate::web::frame::AfterPaint;
 use crate::web::time::{now, timeout};
 
 /// A box as Geometry keeps it.
@@ -56,15 +55,15 @@ impl Parts {
         self.arm_timer.replace(None);
         let _ = self.confirm.set_attribute("data-armed", "false");
         let _ = self.confirm.set_attribute("aria-disabled", "true");
-        let parts = self.clone();
-        let frame = AfterPaint::new(&self.window, move |at| parts.painted(at));
-        self.frame.replace(frame);
+        if let Some(frame) = self.frame.borrow().as_ref() {
+            frame.request();
+        }
     }
 
     /// A frame of the current content was painted at `at`: what holds the delay is looked at
     /// again, the hint says why when the person can help it, and the delay counts from here
     /// if nothing holds it.
-    fn painted(self: &Rc<Self>, at: f64) {
+    pub(super) fn painted(self: &Rc<Self>, at: f64) {
         if !self.dialog.open() {
             return;
         }

@@ -177,7 +177,7 @@ struct Parts {
     acting: Rc<Cell<bool>>,
     /// When Confirm may count (SPEC §4.2). Borrowed only around its own pure methods.
     arming: RefCell<Arming>,
-    /// The frame the arm delay waits for.
+    /// The frames the arm delay waits for (made once, asked for again at every change).
     frame: RefCell<Option<AfterPaint>>,
     /// Shows Confirm armed once the delay has passed.
     arm_timer: RefCell<Option<Timeout>>,
@@ -324,7 +324,9 @@ impl Parts {
     fn stop_timers(&self) {
         self.ticker.replace(None);
         self.arm_timer.replace(None);
-        self.frame.replace(None);
+        if let Some(frame) = self.frame.borrow().as_ref() {
+            frame.cancel();
+        }
     }
 }
 
@@ -537,6 +539,13 @@ impl CardLayer {
             listen(&document, "visibilitychange", Input::Attention),
         ];
 
+        let weak = Rc::downgrade(&parts);
+        let painted: Rc<dyn Fn(f64)> = Rc::new(move |at| {
+            if let Some(parts) = weak.upgrade() {
+                parts.painted(at);
+            }
+        });
+        parts.frame.replace(AfterPaint::new(&window, painted));
         let visibility = VisibilityWatch::new(&parts);
         Ok(CardLayer {
             host,
@@ -560,7 +569,13 @@ impl CardLayer {
         let generation = parts.card.generation.get();
         parts.title.set_text_content(Some(&model.title));
         parts.summary.set_text_content(Some(&model.summary));
-        parts.summary.set_scroll_top(0);
+        // Each card opens with its summary at the top. A closed dialog is not rendered, and a
+        // box that is not rendered keeps no scroll position: only a card that replaces another
+        // in the open dialog needs the reset (which costs a layout on the path a person waits
+        // through).
+        if was_open {
+            parts.summary.set_scroll_top(0);
+        }
         let describedby = match &model.notice {
             Some(text) => {
                 parts.notice.set_text_content(Some(text));
