@@ -18,8 +18,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  launch, openFixture, onPart, partCenter, clickPart, click, cardState, waitCard, waitFor, sleep, ENGINE, TEST_TIMEOUT, onlyIn,
-} from "./harness.mjs";
+  launch, openFixture, onPart, partCenter, clickPart, click, cardState, waitCard, waitFor, sleep, ENGINE, TEST_TIMEOUT, onlyIn,, waitArmed } from "./harness.mjs";
 
 /** The arm delay of these tests, and how long a "full delay" wait is (1.5×, for loaded machines). */
 const ARM = 500;
@@ -405,7 +404,7 @@ describe("3. typing that runs into the card", () => {
     await p.keyboard.typeKeys([..."arc"], 90);
     const state = await waitCard(p, (s) => s.open);
     assert.equal(state.focused, "cancel", "focus starts on Cancel");
-    await sleep(FULL);
+    await waitArmed(p); // a person waits until Confirm looks ready
     await p.keyboard.press("Tab");
     await waitCard(p, (s) => s.focused === "confirm");
     await p.keyboard.press("Enter");
@@ -420,7 +419,7 @@ describe("3. typing that runs into the card", () => {
     const p = await meantPage();
     await p.evaluate(() => { window.hard("deleteProject"); window.key = window.call("deleteProject"); });
     await waitCard(p, (s) => s.open && s.focused === "cancel");
-    await sleep(FULL);
+    await waitArmed(p); // a person waits until Confirm looks ready
     await p.keyboard.press("Tab");
     await waitCard(p, (s) => s.focused === "confirm");
     await p.keyboard.press("Space");
