@@ -18,7 +18,8 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  launch, openFixture, onPart, partCenter, clickPart, click, cardState, waitCard, waitFor, sleep, ENGINE, TEST_TIMEOUT, onlyIn,, waitArmed } from "./harness.mjs";
+  launch, openFixture, onPart, partCenter, clickPart, click, cardState, waitCard, waitFor, sleep, ENGINE, TEST_TIMEOUT, onlyIn, waitArmed,
+} from "./harness.mjs";
 
 /** The arm delay of these tests, and how long a "full delay" wait is (1.5×, for loaded machines). */
 const ARM = 500;
