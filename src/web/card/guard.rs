@@ -254,8 +254,7 @@ impl Parts {
             // person saw before, the delay counts from the next frame they can see.
             Input::Attention => {
                 if event.is_trusted() {
-                    self.arming.borrow_mut().restart();
-                    self.disarm();
+                    self.content_changed();
                 }
             }
         }
